@@ -1,0 +1,387 @@
+-- The one source of the emulator's schema.
+-- Each "-- version: N" block is applied once, in order, to a database whose
+-- PRAGMA user_version is below N (src/store/open.ts). Released blocks are never
+-- edited: a change is a new block, so a file database from an older release is
+-- migrated, never dropped. Timestamps are integer milliseconds since the epoch (UTC).
+
+-- version: 1
+
+-- ── workspaces, people, keys ─────────────────────────────────────────────
+CREATE TABLE workspaces (
+  id            INTEGER PRIMARY KEY,
+  key           TEXT NOT NULL UNIQUE,            -- teamId (GUID)
+  name          TEXT NOT NULL,
+  region        TEXT NOT NULL CHECK (region IN ('US','EU')),
+  is_enterprise INTEGER NOT NULL DEFAULT 0,
+  anonymous_member_id INTEGER,                   -- the member a workspace key acts through
+  created_at    INTEGER NOT NULL
+);
+
+CREATE TABLE members (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  first_name   TEXT,
+  last_name    TEXT,
+  email        TEXT,
+  role         TEXT NOT NULL CHECK (role IN ('Administrator','Member','Guest')),
+  is_active    INTEGER NOT NULL DEFAULT 1,
+  is_anonymous INTEGER NOT NULL DEFAULT 0,
+  is_removed   INTEGER NOT NULL DEFAULT 0,       -- left the workspace: keeps name, loses email in references
+  time_zone    TEXT,                             -- profile zone (IANA)
+  rights       TEXT NOT NULL DEFAULT '[]',       -- JSON array: Checklist.Creator, Template.Creator, Task.Creator, ...
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX members_ws ON members(workspace_id);
+
+CREATE TABLE groups (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  name         TEXT NOT NULL,
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX groups_ws ON groups(workspace_id);
+
+CREATE TABLE group_members (
+  group_id  INTEGER NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+  member_id INTEGER NOT NULL REFERENCES members(id),
+  PRIMARY KEY (group_id, member_id)
+);
+CREATE INDEX group_members_member ON group_members(member_id);
+
+CREATE TABLE api_keys (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  name         TEXT NOT NULL,
+  key_hash     TEXT NOT NULL UNIQUE,             -- SHA-256 hex of the key; the key itself is never stored
+  member_id    INTEGER REFERENCES members(id),   -- NULL: acts as the workspace
+  expires_on   TEXT,                             -- 'YYYY-MM-DD'; the key works until the end of that day UTC
+  revoked_at   INTEGER,
+  created_at   INTEGER NOT NULL
+);
+
+-- ── library: folders and their permission rules ──────────────────────────
+CREATE TABLE folders (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  name         TEXT NOT NULL,
+  parent_id    INTEGER REFERENCES folders(id)
+);
+
+CREATE TABLE folder_rules (
+  folder_id     INTEGER NOT NULL REFERENCES folders(id) ON DELETE CASCADE,
+  assignee_type TEXT NOT NULL CHECK (assignee_type IN ('TeamMember','Group')),
+  assignee_id   INTEGER NOT NULL,
+  permission    TEXT NOT NULL CHECK (permission IN ('View','Edit','Deny')),
+  PRIMARY KEY (folder_id, assignee_type, assignee_id)
+);
+
+-- ── templates ────────────────────────────────────────────────────────────
+CREATE TABLE templates (
+  id             INTEGER PRIMARY KEY,
+  key            TEXT NOT NULL UNIQUE,
+  workspace_id   INTEGER NOT NULL REFERENCES workspaces(id),
+  folder_id      INTEGER REFERENCES folders(id),
+  is_archived    INTEGER NOT NULL DEFAULT 0,
+  latest_version INTEGER NOT NULL DEFAULT 0,
+  created_at     INTEGER NOT NULL
+);
+CREATE INDEX templates_ws ON templates(workspace_id);
+
+-- A version is immutable: the stored document carries every item's id (task and field keys).
+CREATE TABLE template_versions (
+  template_id   INTEGER NOT NULL REFERENCES templates(id),
+  version       INTEGER NOT NULL,
+  name          TEXT NOT NULL,
+  description   TEXT,
+  document      TEXT NOT NULL,                   -- JSON template document with ids
+  created_at    INTEGER NOT NULL,
+  created_by    INTEGER REFERENCES members(id),
+  PRIMARY KEY (template_id, version)
+);
+
+CREATE TABLE template_permissions (
+  template_id   INTEGER NOT NULL REFERENCES templates(id) ON DELETE CASCADE,
+  assignee_type TEXT NOT NULL CHECK (assignee_type IN ('AllUsers','TeamMember','Group')),
+  assignee_id   INTEGER NOT NULL DEFAULT 0,      -- 0 for AllUsers
+  permission    TEXT NOT NULL CHECK (permission IN ('RunAndView','ViewOnly','RunAndViewAssigned','ViewAssignedOnly')),
+  PRIMARY KEY (template_id, assignee_type, assignee_id)
+);
+
+CREATE TABLE drafts (
+  id            INTEGER PRIMARY KEY,
+  key           TEXT NOT NULL UNIQUE,
+  workspace_id  INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id   INTEGER REFERENCES templates(id),
+  base_version  INTEGER,
+  document      TEXT NOT NULL,
+  created_by    INTEGER REFERENCES members(id),
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  commit_state  TEXT,                            -- NULL, 'pending', 'succeeded', 'failed'
+  commit_result TEXT                             -- JSON
+);
+
+-- ── checklists and tasks ────────────────────────────────────────────────
+CREATE TABLE checklists (
+  id               INTEGER PRIMARY KEY,
+  key              TEXT NOT NULL UNIQUE,
+  workspace_id     INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id      INTEGER NOT NULL REFERENCES templates(id),
+  template_version INTEGER NOT NULL,
+  name             TEXT NOT NULL,
+  status           TEXT NOT NULL CHECK (status IN ('Scheduled','InProgress','Complete')),
+  created_by       INTEGER REFERENCES members(id),
+  created_at       INTEGER NOT NULL,
+  scheduled_at     INTEGER,
+  started_at       INTEGER,
+  completed_at     INTEGER,
+  due_at           INTEGER,
+  is_archived      INTEGER NOT NULL DEFAULT 0,
+  share_token      TEXT,                         -- non-NULL while shared
+  schedule_id      INTEGER,
+  rebuilding       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX checklists_ws ON checklists(workspace_id, template_id);
+
+-- Checklist tasks (checklist_id set; key copied from the template task) and
+-- standalone tasks (checklist_id NULL; key unique on its own).
+CREATE TABLE tasks (
+  id                      INTEGER PRIMARY KEY,   -- taskId in webhook payloads
+  key                     TEXT NOT NULL,
+  workspace_id            INTEGER NOT NULL REFERENCES workspaces(id),
+  checklist_id            INTEGER REFERENCES checklists(id) ON DELETE CASCADE,
+  attached_checklist_id   INTEGER REFERENCES checklists(id) ON DELETE SET NULL, -- standalone only
+  position                INTEGER NOT NULL DEFAULT 0,
+  name                    TEXT NOT NULL,
+  description             TEXT,
+  is_heading              INTEGER NOT NULL DEFAULT 0,
+  is_stop                 INTEGER NOT NULL DEFAULT 0,
+  status                  TEXT CHECK (status IN ('Incomplete','Complete','NotApplicable')),
+  completed_at            INTEGER,
+  completed_by            INTEGER REFERENCES members(id),
+  not_applicable_at       INTEGER,
+  not_applicable_by       INTEGER REFERENCES members(id),
+  due_at                  INTEGER,
+  due_is_manual           INTEGER NOT NULL DEFAULT 0,
+  is_assigned_exclusively INTEGER NOT NULL DEFAULT 0,
+  raised_by               INTEGER REFERENCES members(id), -- standalone only
+  created_at              INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX tasks_checklist_key ON tasks(checklist_id, key) WHERE checklist_id IS NOT NULL;
+CREATE UNIQUE INDEX tasks_standalone_key ON tasks(key) WHERE checklist_id IS NULL;
+CREATE INDEX tasks_ws ON tasks(workspace_id);
+CREATE INDEX tasks_attached ON tasks(attached_checklist_id) WHERE attached_checklist_id IS NOT NULL;
+
+CREATE TABLE task_assignees (
+  task_id       INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  assignee_type TEXT NOT NULL CHECK (assignee_type IN ('TeamMember','Group')),
+  assignee_id   INTEGER NOT NULL,
+  PRIMARY KEY (task_id, assignee_type, assignee_id)
+);
+CREATE INDEX task_assignees_who ON task_assignees(assignee_type, assignee_id);
+
+-- Field answers; the field's definition lives in the template version document
+-- (or, for a standalone task, in tasks' own field list in standalone_fields).
+CREATE TABLE field_values (
+  task_id    INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  field_key  TEXT NOT NULL,
+  value      TEXT,                               -- JSON
+  updated_at INTEGER NOT NULL,
+  updated_by INTEGER REFERENCES members(id),
+  PRIMARY KEY (task_id, field_key)
+);
+
+CREATE TABLE files (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  task_id      INTEGER REFERENCES tasks(id) ON DELETE CASCADE,
+  field_key    TEXT,                             -- NULL for a comment attachment
+  name         TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  data         BLOB NOT NULL,
+  token        TEXT NOT NULL UNIQUE,             -- download url secret (not protected by the key)
+  created_at   INTEGER NOT NULL,
+  created_by   INTEGER REFERENCES members(id)
+);
+
+CREATE TABLE comments (
+  id            INTEGER PRIMARY KEY,
+  task_id       INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  author_id     INTEGER REFERENCES members(id),
+  html          TEXT,
+  text          TEXT NOT NULL DEFAULT '',
+  mentions      TEXT NOT NULL DEFAULT '[]',      -- JSON array of {type,id,name}
+  file_id       INTEGER REFERENCES files(id),
+  created_at    INTEGER NOT NULL
+);
+CREATE INDEX comments_task ON comments(task_id);
+
+CREATE TABLE snoozes (
+  member_id INTEGER NOT NULL REFERENCES members(id),
+  task_id   INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  until_at  INTEGER NOT NULL,
+  PRIMARY KEY (member_id, task_id)
+);
+
+CREATE TABLE activity (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  checklist_id INTEGER REFERENCES checklists(id) ON DELETE CASCADE,
+  task_id      INTEGER REFERENCES tasks(id) ON DELETE CASCADE,
+  member_id    INTEGER REFERENCES members(id),
+  action       TEXT NOT NULL,
+  text         TEXT NOT NULL,
+  data         TEXT,                             -- JSON details
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX activity_task ON activity(task_id);
+CREATE INDEX activity_checklist ON activity(checklist_id);
+
+-- ── tags ────────────────────────────────────────────────────────────────
+CREATE TABLE tags (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  name         TEXT NOT NULL,
+  other_count  INTEGER NOT NULL DEFAULT 0,       -- carriers the API does not reach (articles, files)
+  created_at   INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX tags_ws_name ON tags(workspace_id, name COLLATE NOCASE);
+
+CREATE TABLE tag_assignments (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT NOT NULL UNIQUE,              -- assignmentKey in payloads
+  tag_id      INTEGER NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+  target_type TEXT NOT NULL CHECK (target_type IN ('checklist','task','template')),
+  target_id   INTEGER NOT NULL,
+  UNIQUE (tag_id, target_type, target_id)
+);
+CREATE INDEX tag_assignments_target ON tag_assignments(target_type, target_id);
+
+-- ── data sets ───────────────────────────────────────────────────────────
+CREATE TABLE data_sets (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  workspace_id INTEGER REFERENCES workspaces(id), -- NULL: system set shared by all workspaces
+  slug         TEXT,
+  name         TEXT NOT NULL,
+  description  TEXT,
+  source       TEXT NOT NULL CHECK (source IN ('organisation','system')),
+  folder_id    INTEGER REFERENCES folders(id),
+  created_at   INTEGER,
+  updated_at   INTEGER
+);
+
+CREATE TABLE data_set_fields (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT NOT NULL UNIQUE,
+  data_set_id INTEGER NOT NULL REFERENCES data_sets(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  type        TEXT NOT NULL CHECK (type IN ('text','number','date','email','url','boolean')),
+  description TEXT,
+  position    INTEGER NOT NULL
+);
+
+CREATE TABLE data_set_records (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT NOT NULL UNIQUE,
+  data_set_id INTEGER NOT NULL REFERENCES data_sets(id) ON DELETE CASCADE,
+  position    INTEGER NOT NULL,
+  vals        TEXT NOT NULL DEFAULT '{}',        -- JSON keyed by field key
+  created_at  INTEGER NOT NULL
+);
+CREATE INDEX data_set_records_set ON data_set_records(data_set_id, position);
+
+CREATE TABLE data_set_views (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  data_set_id  INTEGER NOT NULL REFERENCES data_sets(id) ON DELETE CASCADE,
+  name         TEXT NOT NULL,
+  is_default   INTEGER NOT NULL DEFAULT 0,
+  filters      TEXT NOT NULL DEFAULT '[]',
+  sorts        TEXT NOT NULL DEFAULT '[]',
+  hidden_fields TEXT NOT NULL DEFAULT '[]'
+);
+
+-- ── webhooks: subscriptions, outbox events, deliveries ───────────────────
+CREATE TABLE webhooks (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,             -- subscription id (GUID)
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  api          TEXT NOT NULL CHECK (api IN ('v2','v3','emulator')),
+  source       TEXT,
+  event_type   TEXT NOT NULL,
+  target_url   TEXT NOT NULL,
+  scope_type   TEXT,                             -- Template, Task, Workspace, Field
+  template_key TEXT,
+  task_key     TEXT,
+  field_key    TEXT,
+  secret       TEXT,
+  is_active    INTEGER NOT NULL DEFAULT 1,
+  created_at   INTEGER NOT NULL
+);
+
+CREATE TABLE events (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  event_type   TEXT NOT NULL,
+  subject      TEXT,                             -- JSON: what to build the body from
+  body         TEXT,                             -- exact payload bytes, once built
+  state        TEXT NOT NULL DEFAULT 'pending',  -- pending, built, dropped
+  created_at   INTEGER NOT NULL
+);
+
+CREATE TABLE deliveries (
+  id              INTEGER PRIMARY KEY,
+  key             TEXT NOT NULL UNIQUE,
+  event_id        INTEGER NOT NULL REFERENCES events(id),
+  webhook_id      INTEGER REFERENCES webhooks(id) ON DELETE SET NULL,
+  target_url      TEXT NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'pending', -- pending, delivered, failed
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  last_status     INTEGER,
+  last_error      TEXT,
+  headers         TEXT,                          -- JSON of the headers sent
+  created_at      INTEGER NOT NULL,
+  delivered_at    INTEGER
+);
+CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+
+-- ── platform: idempotency, settings ─────────────────────────────────────
+CREATE TABLE idempotency (
+  workspace_id INTEGER NOT NULL,
+  key          TEXT NOT NULL,
+  fingerprint  TEXT NOT NULL,                    -- hash of the request it first answered
+  state        TEXT NOT NULL,                    -- running, done
+  status       INTEGER,
+  body         TEXT,
+  created_at   INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, key)
+);
+
+CREATE TABLE settings (
+  name  TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- ── schedules and saved views (Tasks grid) ───────────────────────────────
+CREATE TABLE schedules (
+  id           INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id  INTEGER NOT NULL REFERENCES templates(id),
+  name         TEXT NOT NULL,
+  data         TEXT NOT NULL DEFAULT '{}',
+  created_at   INTEGER NOT NULL
+);
+
+CREATE TABLE saved_views (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  created_by   INTEGER REFERENCES members(id),
+  type         TEXT NOT NULL,
+  data         TEXT NOT NULL,
+  created_at   INTEGER NOT NULL
+);

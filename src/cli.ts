@@ -1,0 +1,149 @@
+// wfe: the command line (../shared/EMULATOR.md "Command line").
+import { Command, Option, InvalidArgumentError } from 'commander';
+import { start } from './start';
+import { Emulator } from './emulator';
+import { serveStdio } from './transports/mcp/stdio';
+import { fixtureNames } from './store/fixtures';
+import { readAsset } from './assets';
+import { existsSync, readFileSync } from 'node:fs';
+import { commands } from './commands';
+
+const env = process.env;
+
+const positiveInt = (name: string) => (v: string) => {
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number of 1 or more.`);
+  return Number(v);
+};
+const port = (v: string) => {
+  if (!/^\d+$/.test(v.trim()) || Number(v) > 65535) throw new InvalidArgumentError('a port is a number from 0 to 65535 (0 = any free port).');
+  return Number(v);
+};
+
+function fixtureKeys(fixture: string): { key: string; workspace: string; actsAs: string }[] {
+  try {
+    const text = existsSync(fixture) && fixture.endsWith('.json') ? readFileSync(fixture, 'utf8') : readAsset(`fixtures/${fixture}/fixture.json`);
+    const fx = JSON.parse(text);
+    const out: { key: string; workspace: string; actsAs: string }[] = [];
+    for (const ws of fx.workspaces) {
+      for (const k of ws.keys) {
+        const m = ws.members.find((x: { id: number }) => x.id === k.member);
+        const state = k.revokedOn ? ' (revoked)' : k.expiresOn ? ' (expired)' : m?.isActive === false ? ' (unavailable)' : '';
+        out.push({ key: k.key, workspace: `${ws.name} (${ws.region})`, actsAs: (m ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() + `, ${m.role}` : 'the workspace') + state });
+      }
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program.name('wfe').description('Workflow Emulator: the Workflow Service v3 REST API, MCP server, legacy API and webhooks, offline.').version('0.1.0');
+
+  program
+    .command('serve')
+    .description('Run the emulator: US and EU regional addresses, each with /v3, /mcp, /api and /_emulator.')
+    .addOption(new Option('--host <host>', 'address to bind').default(env.WFE_HOST ?? '127.0.0.1'))
+    .addOption(new Option('--port-us <port>', 'US region port (0 = any free port)').argParser(port).default(env.WFE_PORT_US ? Number(env.WFE_PORT_US) : 8787))
+    .addOption(new Option('--port-eu <port>', 'EU region port (0 = any free port)').argParser(port).default(env.WFE_PORT_EU ? Number(env.WFE_PORT_EU) : 8788))
+    .addOption(new Option('--db <file>', 'persist to a SQLite file (seeded only when new); default in-memory').default(env.WFE_DB))
+    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').default(env.WFE_FIXTURE ?? 'demo'))
+    .addOption(new Option('--standard-budget <n>', 'standard requests per hour per workspace').argParser(positiveInt('--standard-budget')).default(env.WFE_STANDARD_BUDGET ? Number(env.WFE_STANDARD_BUDGET) : 1000))
+    .addOption(new Option('--cheap-budget <n>', 'cheap requests per hour per workspace').argParser(positiveInt('--cheap-budget')).default(env.WFE_CHEAP_BUDGET ? Number(env.WFE_CHEAP_BUDGET) : 10000))
+    .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').default(env.WFE_ADMIN_TOKEN))
+    .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting)'))
+    .addOption(new Option('--quiet', 'print nothing but errors'))
+    .action(async (o) => {
+      if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
+      const s = await start({
+        host: o.host,
+        portUs: o.portUs,
+        portEu: o.portEu,
+        db: o.db,
+        fixture: o.fixture,
+        standardBudget: o.standardBudget,
+        cheapBudget: o.cheapBudget,
+        adminToken: o.adminToken,
+        noAdmin: o.admin === false,
+      });
+      if (!o.quiet) printBanner(s.urls, o);
+      if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
+        process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
+      }
+      const stop = async () => {
+        await s.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('mcp')
+    .description('Run the MCP server over stdio for desktop agents. The key comes from SVC_API_KEY (or --key).')
+    .addOption(new Option('--key <key>', 'API key (default: SVC_API_KEY)'))
+    .addOption(new Option('--db <file>', 'SQLite file (default: in-memory demo workspace)').default(env.WFE_DB))
+    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').default(env.WFE_FIXTURE ?? 'demo'))
+    .addOption(new Option('--standard-budget <n>').argParser(positiveInt('--standard-budget')).default(env.WFE_STANDARD_BUDGET ? Number(env.WFE_STANDARD_BUDGET) : 1000))
+    .addOption(new Option('--cheap-budget <n>').argParser(positiveInt('--cheap-budget')).default(env.WFE_CHEAP_BUDGET ? Number(env.WFE_CHEAP_BUDGET) : 10000))
+    .action(async (o) => {
+      const emu = new Emulator({ db: o.db, fixture: o.fixture, standardBudget: o.standardBudget, cheapBudget: o.cheapBudget, log: (l) => process.stderr.write(l + '\n') });
+      const close = await serveStdio(emu, o.key ?? env.SVC_API_KEY);
+      const stop = async () => {
+        await close();
+        await emu.close();
+        process.exit(0);
+      };
+      process.stdin.once('end', stop);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('fixtures')
+    .description('List the fixtures built into wfe and their keys.')
+    .action(() => {
+      for (const name of fixtureNames()) {
+        process.stdout.write(`${name}\n`);
+        for (const k of fixtureKeys(name)) process.stdout.write(`  ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+      }
+    });
+
+  program
+    .command('keys')
+    .description("Print a fixture's API keys.")
+    .argument('[fixture]', 'fixture name or path', 'demo')
+    .action((fixture: string) => {
+      for (const k of fixtureKeys(fixture)) process.stdout.write(`${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+    });
+
+  for (const add of commands) add(program);
+  return program;
+}
+
+function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
+  const lines = [
+    'Workflow Emulator is running.',
+    `  US  REST ${urls.US}/v3   MCP ${urls.US}/mcp`,
+    `  EU  REST ${urls.EU}/v3   MCP ${urls.EU}/mcp`,
+    `  Legacy API: ${urls.US}/api (either address)   Control: ${urls.US}/_emulator`,
+    `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
+  ];
+  const keys = o.fixture === 'none' ? [] : fixtureKeys(o.fixture);
+  if (keys.length) {
+    lines.push('  Keys (X-API-KEY):');
+    for (const k of keys) lines.push(`    ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}`);
+  }
+  lines.push('  Ctrl+C to stop.');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+if (require.main === module || (process.argv[1] ?? '').match(/wfe(\.c?js)?$/) || process.env.WFE_CLI === '1') {
+  buildProgram()
+    .parseAsync(process.argv)
+    .catch((e) => {
+      process.stderr.write(`wfe: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,77 @@
+// API key resolution (spec v3 5.1-5.3, 7). Keys are stored as SHA-256 digests.
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors';
+import { sha256 } from '../ids';
+import type { Db } from '../store/open';
+import type { Actor } from '../context';
+import type { KeyRow, MemberRow, WorkspaceRow } from './people/rows';
+
+export interface Principal {
+  workspace: WorkspaceRow;
+  actor: Actor;
+}
+
+export type KeyRefusal = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_REVOKED' | 'API_KEY_EXPIRED' | 'API_KEY_ACTOR_UNAVAILABLE';
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function parseRights(json: string): Set<string> {
+  try {
+    const v = JSON.parse(json);
+    return new Set(Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export class KeyResolver {
+  private byHash;
+  private workspace;
+  private member;
+
+  constructor(db: Db) {
+    this.byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
+    this.workspace = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?');
+    this.member = db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?');
+  }
+
+  /** Resolves a key or throws the 401 the spec names. */
+  resolve(rawKey: string | null | undefined, now: number): Principal {
+    if (rawKey === null || rawKey === undefined || rawKey.trim() === '') {
+      throw new ApiError(401, 'MISSING_API_KEY', 'The X-API-KEY header is missing or empty.');
+    }
+    const digest = sha256(rawKey);
+    const key = this.byHash.get(digest);
+    if (!key || !timingSafeEqual(Buffer.from(key.key_hash), Buffer.from(digest))) {
+      throw new ApiError(401, 'INVALID_API_KEY', 'No workspace has this API key.');
+    }
+    if (key.revoked_at !== null) {
+      throw new ApiError(401, 'API_KEY_REVOKED', `This API key was revoked on ${dayOf(key.revoked_at)}. A revoked key cannot be restored; an Administrator can create a new one.`);
+    }
+    // Expiry ends at the end of that day, UTC.
+    if (key.expires_on !== null && now >= Date.parse(`${key.expires_on}T00:00:00Z`) + 86_400_000) {
+      throw new ApiError(401, 'API_KEY_EXPIRED', `This API key expired on ${key.expires_on}. An Administrator can create a new key or extend this one.`);
+    }
+    const workspace = this.workspace.get(key.workspace_id)!;
+    if (key.member_id === null) {
+      const anon = this.member.get(workspace.anonymous_member_id ?? -1);
+      if (!anon) throw new Error(`workspace ${workspace.id} has no anonymous member`);
+      return {
+        workspace,
+        actor: { kind: 'workspace', member: anon, key, isAdmin: false, rights: new Set() },
+      };
+    }
+    const m = this.member.get(key.member_id);
+    if (!m || !m.is_active || m.is_removed || m.role === 'Guest') {
+      throw new ApiError(401, 'API_KEY_ACTOR_UNAVAILABLE', 'The member this API key acts as is deactivated, removed or a Guest. An Administrator can edit the key to act as someone else.');
+    }
+    return {
+      workspace,
+      actor: { kind: 'member', member: m, key, isAdmin: m.role === 'Administrator', rights: parseRights(m.rights) },
+    };
+  }
+}
+
+/** Refusals that count towards the invalid-key throttle (spec v3 8). */
+export const countsTowardThrottle = (code: string): boolean =>
+  code === 'INVALID_API_KEY' || code === 'API_KEY_REVOKED' || code === 'API_KEY_EXPIRED';

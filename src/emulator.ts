@@ -1,0 +1,67 @@
+// The emulator as a value: database, clock, operation table and platform state.
+// No globals: a test can run several emulators in one process.
+import { Clock } from './clock';
+import { openDb, type Db } from './store/open';
+import { KeyResolver } from './domain/auth';
+import { KeyThrottle, RateLimiter } from './platform/ratelimit';
+import { operations } from './operations';
+import type { Operation } from './operations/define';
+import type { DomainHooks, Region } from './context';
+import type { IdempotencyStore } from './platform/idempotency-types';
+import { loadFixture, type FixtureName } from './store/fixtures';
+
+export interface EmulatorOptions {
+  db?: string;
+  fixture?: FixtureName;
+  standardBudget?: number;
+  cheapBudget?: number;
+  clock?: Clock;
+  /** Base URLs per region; filled in by the server once it listens. */
+  baseUrls?: Partial<Record<Region, string>>;
+  adminToken?: string;
+  noAdmin?: boolean;
+  maxBodyBytes?: number;
+  log?: (line: string) => void;
+}
+
+export class Emulator {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ops: Operation[] = operations;
+  readonly keys: KeyResolver;
+  readonly limiter: RateLimiter;
+  readonly throttle = new KeyThrottle();
+  readonly baseUrls: Record<Region, string>;
+  readonly hooks: DomainHooks = {};
+  readonly fixture: FixtureName;
+  readonly maxBodyBytes: number;
+  /** Functions run when the emulator closes (background workers register here). */
+  readonly closers: (() => void | Promise<void>)[] = [];
+  readonly log: (line: string) => void;
+  /** Idempotency-Key handling (spec v3 4.1 rule 12); platform/idempotency.ts installs it. */
+  idempotency?: IdempotencyStore;
+
+  constructor(readonly options: EmulatorOptions = {}) {
+    this.clock = options.clock ?? new Clock();
+    this.db = openDb(options.db);
+    this.fixture = options.fixture ?? 'demo';
+    const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
+    if (fresh && this.fixture !== 'none') loadFixture(this.db, this.fixture, this.clock.now());
+    this.keys = new KeyResolver(this.db);
+    this.limiter = new RateLimiter({
+      standard: options.standardBudget ?? 1000,
+      cheap: options.cheapBudget ?? 10000,
+    });
+    this.baseUrls = {
+      US: options.baseUrls?.US ?? 'http://127.0.0.1:8787',
+      EU: options.baseUrls?.EU ?? 'http://127.0.0.1:8788',
+    };
+    this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.closers.splice(0).reverse()) await c();
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,39 @@
+// One error class for every refusal (spec v3 7). Transports convert it once:
+// REST into the v3 envelope, MCP into an isError tool result with the same body.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extras: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const validationError = (message: string, field?: string, extras: Record<string, unknown> = {}) =>
+  new ApiError(400, 'VALIDATION_ERROR', message, field === undefined ? extras : { field, ...extras });
+export const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message);
+export const notFound = (code: string, message: string) => new ApiError(404, code, message);
+export const conflict = (message: string) => new ApiError(409, 'CONFLICT', message);
+export const actsAsWorkspace = () =>
+  new ApiError(
+    403,
+    'API_KEY_ACTS_AS_WORKSPACE',
+    'This route is about a person and the API key acts as the workspace. Use a key that acts as a member.',
+  );
+
+export interface ErrorBody {
+  error: { code: string; message: string; requestId: string; [extra: string]: unknown };
+}
+
+export function errorBody(err: ApiError, requestId: string): ErrorBody {
+  return { error: { code: err.code, message: err.message, requestId, ...err.extras } };
+}
+
+/** Anything that is not an ApiError is a bug: answered 500 in the envelope, never a crash. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError(500, 'INTERNAL_ERROR', 'The emulator failed to handle this request. This is a bug in the emulator.');
+}

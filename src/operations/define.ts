@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Ctx } from '../context';
+
+export type Budget = 'standard' | 'cheap';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A handler may return plain data (answered with the op's status) or a Reply. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
+  /** operationId in OpenAPI; unique. */
+  id: string;
+  /** MCP tool name where the spec names one (or where we give one: docs/architecture.md). */
+  tool?: string;
+  method: HttpMethod;
+  /** itty-router path, e.g. /v3/members/:memberId */
+  path: string;
+  summary: string;
+  description?: string;
+  /** One shape for path, query and body properties (and MCP arguments). */
+  input: S;
+  /** Which properties of `input` come from the query string; path properties come from `path`; the rest is body. */
+  query?: (keyof S & string)[];
+  /** The whole JSON body is this one property (a template document); MCP takes it under the same name. */
+  bodyAs?: keyof S & string;
+  budget: Budget;
+  annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean };
+  /** 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or workspace key, refused before any lookup. */
+  actor?: 'any' | 'member' | 'admin';
+  /** Success status when the handler returns plain data; 204 means no body. */
+  status?: number;
+  /** The MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). */
+  idempotencyArg?: boolean;
+  handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>) => unknown;
+}
+
+export function defineOperation<S extends z.ZodRawShape>(op: Operation<S>): Operation {
+  return op as unknown as Operation;
+}
+
+export const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false } as const;
+/** A write that names a state: harmless to repeat (spec v3 4.3). */
+export const SET = { readOnlyHint: false, idempotentHint: true, destructiveHint: false } as const;
+export const CREATE = { readOnlyHint: false, idempotentHint: false, destructiveHint: false } as const;
+export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHint: true } as const;
+
+export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+export const isWrite = (op: Operation): boolean => op.method !== 'GET';

@@ -1,0 +1,19 @@
+// The operation table: every v3 operation, declared once. REST routes, MCP tools
+// and the OpenAPI document are generated from this list. Add an area's file here.
+import type { Operation } from './define';
+import { peopleOperations } from './people';
+
+export const operations: Operation[] = [
+  ...peopleOperations,
+];
+
+const ids = new Set<string>();
+const tools = new Set<string>();
+for (const op of operations) {
+  if (ids.has(op.id)) throw new Error(`duplicate operation id ${op.id}`);
+  ids.add(op.id);
+  if (op.tool) {
+    if (tools.has(op.tool)) throw new Error(`duplicate tool ${op.tool}`);
+    tools.add(op.tool);
+  }
+}

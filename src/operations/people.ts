@@ -1,0 +1,103 @@
+// Workspace, people and tags (spec v3 4.2, 4.5, 4.6).
+import { z } from 'zod';
+import { READ, defineOperation } from './define';
+import { cursor, memberIdParam, pageSizeLenient, pageSizeStrict, queryBool, search, sortArg } from './schemas';
+import { authTest, workspaceOverview } from '../domain/people/workspace';
+import { getGroup, getMember, listGroups, listMembers } from '../domain/people/members';
+import { listTags } from '../domain/tags/list';
+
+export const peopleOperations = [
+  defineOperation({
+    id: 'authTest',
+    method: 'GET',
+    path: '/v3/auth/test',
+    summary: 'Test the API key',
+    description: 'Returns the workspace and what the key acts as. Charged to the cheap budget.',
+    input: {},
+    budget: 'cheap',
+    annotations: READ,
+    handler: (ctx) => authTest(ctx),
+  }),
+  defineOperation({
+    id: 'getWorkspace',
+    method: 'GET',
+    path: '/v3/workspace',
+    summary: 'Get the workspace with its members, groups, tags and templates',
+    input: {},
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx) => workspaceOverview(ctx),
+  }),
+  defineOperation({
+    id: 'listMembers',
+    tool: 'list_members',
+    method: 'GET',
+    path: '/v3/members',
+    summary: 'List members',
+    description: 'Send every other argument unchanged with `after`.',
+    input: {
+      search: search().describe('substring of full name, either part, or email'),
+      role: z.enum(['Administrator', 'Member', 'Guest'], { error: 'must be Administrator, Member or Guest' }).optional(),
+      includeInactive: queryBool().describe('include deactivated members; only `true` switches it on'),
+      sort: sortArg(['name', 'email']),
+      after: cursor(),
+      pageSize: pageSizeStrict(),
+    },
+    query: ['search', 'role', 'includeInactive', 'sort', 'after', 'pageSize'],
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => listMembers(ctx, input),
+  }),
+  defineOperation({
+    id: 'getMember',
+    tool: 'get_member',
+    method: 'GET',
+    path: '/v3/members/:memberId',
+    summary: 'Get a member',
+    description: 'A deactivated member is returned with isActive false.',
+    input: { memberId: memberIdParam() },
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => getMember(ctx, input.memberId),
+  }),
+  defineOperation({
+    id: 'listGroups',
+    tool: 'list_groups',
+    method: 'GET',
+    path: '/v3/groups',
+    summary: 'List groups',
+    input: { search: search(), sort: sortArg(['name']), after: cursor(), pageSize: pageSizeStrict() },
+    query: ['search', 'sort', 'after', 'pageSize'],
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => listGroups(ctx, input),
+  }),
+  defineOperation({
+    id: 'getGroup',
+    tool: 'get_group',
+    method: 'GET',
+    path: '/v3/groups/:groupId',
+    summary: 'Get a group with its members',
+    input: { groupId: memberIdParam() },
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => getGroup(ctx, input.groupId),
+  }),
+  defineOperation({
+    id: 'listTags',
+    tool: 'list_tags',
+    method: 'GET',
+    path: '/v3/tags',
+    summary: 'List tags with usage counts',
+    input: {
+      search: search().describe('case-insensitive substring'),
+      sort: sortArg(['name', 'usage']),
+      after: cursor(),
+      pageSize: pageSizeLenient(),
+    },
+    query: ['search', 'sort', 'after', 'pageSize'],
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => listTags(ctx, input),
+  }),
+];

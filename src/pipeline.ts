@@ -1,0 +1,140 @@
+// The request path every transport shares: authenticate, region, budget,
+// time zone, actor kind, input validation, idempotency, handler in one
+// transaction. REST and MCP differ only in how they read input and write output.
+import { z } from 'zod';
+import { ApiError, actsAsWorkspace, forbidden, validationError } from './errors';
+import type { Emulator } from './emulator';
+import type { Ctx, Region } from './context';
+import { countsTowardThrottle, type Principal } from './domain/auth';
+import { budgetHeaders, type BudgetState } from './platform/ratelimit';
+import { zoneFor } from './platform/timezone';
+import { Reply, isWrite, type Budget, type Operation } from './operations/define';
+import { iso } from './clock';
+
+export interface CallInfo {
+  requestId: string;
+  apiKey: string | null | undefined;
+  /** Region of the address the request came to. */
+  region: Region;
+  sourceIp: string;
+  timezoneHeader?: string | null;
+  idempotencyKey?: string | null;
+  transport: 'rest' | 'mcp';
+  /** Path and query of the request, for WRONG_REGION's `url`. */
+  pathAndQuery: string;
+}
+
+export interface Outcome {
+  status: number;
+  /** undefined: no body (204). */
+  body: unknown;
+  headers: Record<string, string>;
+  replay?: boolean;
+}
+
+/** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
+export function authenticate(emu: Emulator, info: CallInfo): Principal {
+  const now = emu.clock.now();
+  emu.throttle.check(info.sourceIp, now);
+  let principal: Principal;
+  try {
+    principal = emu.keys.resolve(info.apiKey, now);
+  } catch (e) {
+    if (e instanceof ApiError && countsTowardThrottle(e.code)) emu.throttle.record(info.sourceIp, now);
+    throw e;
+  }
+  if (principal.workspace.region !== info.region) {
+    const right = emu.baseUrls[principal.workspace.region];
+    throw new ApiError(
+      421,
+      'WRONG_REGION',
+      `This API key belongs to a workspace in the ${principal.workspace.region} region. Send the request to ${right}.`,
+      { url: right + info.pathAndQuery },
+    );
+  }
+  return principal;
+}
+
+/** Step 3: the rate budget. Returns the headers every authenticated answer carries. */
+export function charge(emu: Emulator, principal: Principal, bucket: Budget): Record<string, string> {
+  const state: BudgetState = emu.limiter.charge(principal.workspace.id, bucket, emu.clock.now());
+  return budgetHeaders(state);
+}
+
+export function makeCtx(emu: Emulator, principal: Principal, info: CallInfo): Ctx {
+  const timeZone = zoneFor(info.timezoneHeader, principal.actor.kind === 'member' ? principal.actor.member.time_zone : null);
+  const region = principal.workspace.region;
+  return {
+    db: emu.db,
+    clock: emu.clock,
+    requestId: info.requestId,
+    workspace: principal.workspace,
+    actor: principal.actor,
+    timeZone,
+    baseUrl: emu.baseUrls[region],
+    appUrl: emu.baseUrls[region],
+    transport: info.transport,
+    hooks: emu.hooks,
+    now: () => emu.clock.now(),
+  };
+}
+
+/** Turns zod issues into the v3 VALIDATION_ERROR with `field` (spec v3 7). */
+export function zodToApiError(err: z.ZodError): ApiError {
+  const issue = err.issues[0];
+  const field = fieldName(issue.path);
+  let message = issue.message;
+  if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required';
+  return validationError(field ? `${field} ${message}` : message, field || undefined);
+}
+
+export function fieldName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/**
+ * Steps 4-8 for one operation: time zone, actor kind, input, idempotency,
+ * handler. `raw` is the merged input (path, query, body or tool arguments).
+ */
+export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
+  const ctx = makeCtx(emu, principal, info);
+  if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
+  if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
+    throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
+  }
+  const schema = inputSchema(op);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw zodToApiError(parsed.error);
+  const input = parsed.data as Record<string, unknown>;
+  const execute = (): Outcome => {
+    const result = isWrite(op) ? emu.db.transaction(() => op.handler(ctx, input))() : op.handler(ctx, input);
+    return toOutcome(op, result);
+  };
+  if (isWrite(op) && info.idempotencyKey != null && emu.idempotency) {
+    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, execute);
+  }
+  return execute();
+}
+
+function toOutcome(op: Operation, result: unknown): Outcome {
+  if (result instanceof Reply) return { status: result.status, body: result.status === 204 ? undefined : result.body, headers: result.headers };
+  const status = op.status ?? 200;
+  return { status, body: status === 204 ? undefined : result, headers: {} };
+}
+
+const schemas = new WeakMap<Operation, z.ZodObject>();
+export function inputSchema(op: Operation): z.ZodObject {
+  let s = schemas.get(op);
+  if (!s) {
+    s = z.object(op.input);
+    schemas.set(op, s);
+  }
+  return s;
+}
+
+export { iso };

@@ -1,0 +1,101 @@
+// Rate budgets (spec v3 8): per workspace, fixed windows starting on the hour UTC,
+// standard and cheap counted separately. Counters live in memory (no SQLite write
+// per request); platform/ratelimit-persist.ts may save them.
+import { ApiError } from '../errors';
+import type { Budget } from '../operations/define';
+
+const HOUR = 3_600_000;
+
+export interface BudgetState {
+  bucket: Budget;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window ends. */
+  reset: number;
+}
+
+export class RateLimiter {
+  private counters = new Map<string, { window: number; used: number }>();
+
+  constructor(readonly limits: Record<Budget, number>) {}
+
+  /** Charges one request; throws 429 RATE_LIMIT_EXCEEDED (with headers) when spent. */
+  charge(workspaceId: number, bucket: Budget, now: number): BudgetState {
+    const window = Math.floor(now / HOUR) * HOUR;
+    const id = `${workspaceId}:${bucket}`;
+    let c = this.counters.get(id);
+    if (!c || c.window !== window) {
+      c = { window, used: 0 };
+      this.counters.set(id, c);
+    }
+    const limit = this.limits[bucket];
+    const reset = (window + HOUR) / 1000;
+    if (c.used >= limit) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((window + HOUR - now) / 1000));
+      const state = { bucket, limit, remaining: 0, reset };
+      throw new ApiError(
+        429,
+        'RATE_LIMIT_EXCEEDED',
+        `The ${bucket} rate budget of ${limit} requests per hour is spent. It refills at ${new Date(window + HOUR).toISOString()}.`,
+        { retryAfterSeconds },
+        { ...budgetHeaders(state), 'Retry-After': String(retryAfterSeconds) },
+      );
+    }
+    c.used++;
+    return { bucket, limit, remaining: limit - c.used, reset };
+  }
+
+  /** For persistence across restarts: the counters of the current windows. */
+  snapshot(): Record<string, { window: number; used: number }> {
+    return Object.fromEntries(this.counters);
+  }
+  restore(s: Record<string, { window: number; used: number }>): void {
+    for (const [k, v] of Object.entries(s)) this.counters.set(k, v);
+  }
+  clear(): void {
+    this.counters.clear();
+  }
+}
+
+export const budgetHeaders = (s: BudgetState): Record<string, string> => ({
+  'X-RateLimit-Bucket': s.bucket,
+  'X-RateLimit-Limit': String(s.limit),
+  'X-RateLimit-Remaining': String(s.remaining),
+  'X-RateLimit-Reset': String(s.reset),
+});
+
+/**
+ * Invalid, revoked or expired keys: after 20 refusals from one source address
+ * within a minute, that address is answered 429 before the key is checked until
+ * the minute is up (spec v3 8).
+ */
+export class KeyThrottle {
+  private byIp = new Map<string, { start: number; count: number }>();
+  constructor(private readonly max = 20, private readonly windowMs = 60_000) {}
+
+  check(ip: string, now: number): void {
+    const e = this.byIp.get(ip);
+    if (!e) return;
+    if (now - e.start >= this.windowMs) {
+      this.byIp.delete(ip);
+      return;
+    }
+    if (e.count >= this.max) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((e.start + this.windowMs - now) / 1000));
+      throw new ApiError(
+        429,
+        'RATE_LIMIT_EXCEEDED',
+        `Too many requests with invalid, revoked or expired API keys from this address. Try again in ${retryAfterSeconds} seconds.`,
+        { retryAfterSeconds },
+        { 'Retry-After': String(retryAfterSeconds) },
+      );
+    }
+  }
+
+  record(ip: string, now: number): void {
+    const e = this.byIp.get(ip);
+    if (!e || now - e.start >= this.windowMs) this.byIp.set(ip, { start: now, count: 1 });
+    else e.count++;
+    if (this.byIp.size > 100_000) this.byIp.clear(); // bounded memory under a flood of addresses
+  }
+}

@@ -1,0 +1,66 @@
+// The fetch-shaped core of one regional address: /v3 (REST), /mcp, /_emulator,
+// /api (legacy). The node:http adapter lives in server.ts.
+import { ApiError } from '../../errors';
+import type { Emulator } from '../../emulator';
+import type { Region } from '../../context';
+import type { CallInfo } from '../../pipeline';
+import { allowedMethods, buildRestRouter } from './rest';
+import { errorResponse, json, requestIdFrom } from './respond';
+import { openApiDocument } from '../../openapi';
+import { handleMcpHttp } from '../mcp/http';
+
+export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
+
+/** Prefix handlers other areas register (control routes, legacy API). */
+export interface AppExtensions {
+  emulator?: ExtraRoute;
+  legacy?: ExtraRoute;
+}
+
+export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = {}) {
+  const router = buildRestRouter(emu.ops);
+  let openapi: string | undefined;
+  return async (req: Request, sourceIp: string): Promise<Response> => {
+    const url = new URL(req.url);
+    const requestId = requestIdFrom(req.headers.get('x-request-id'));
+    const info: CallInfo = {
+      requestId,
+      apiKey: req.headers.get('x-api-key'),
+      region,
+      sourceIp,
+      timezoneHeader: req.headers.get('x-svc-timezone'),
+      idempotencyKey: req.headers.get('idempotency-key'),
+      transport: 'rest',
+      pathAndQuery: url.pathname + url.search,
+    };
+    const path = url.pathname;
+    try {
+      if (path === '/v3/openapi.json' && req.method === 'GET') {
+        openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
+        return new Response(openapi, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId } });
+      }
+      if (path === '/mcp' || path === '/mcp/') return await handleMcpHttp(emu, req, { ...info, transport: 'mcp' });
+      if (path.startsWith('/_emulator') && ext.emulator) {
+        const r = await ext.emulator(req, info, emu);
+        if (r) return r;
+      }
+      if (path.startsWith('/api/') && ext.legacy) {
+        const r = await ext.legacy(req, info, emu);
+        if (r) return r;
+      }
+      if (path.startsWith('/v3/') || path === '/v3') {
+        const res: Response | undefined = await router.fetch(req as never, { emu, info });
+        if (res) return res;
+      }
+      const allowed = allowedMethods(emu.ops, path);
+      if (allowed.length > 0) {
+        throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
+      }
+      throw new ApiError(404, 'NOT_FOUND', `No route matches ${req.method} ${path}.`);
+    } catch (e) {
+      return errorResponse(e, requestId, {}, emu.log);
+    }
+  };
+}
+
+export { json };

@@ -1,0 +1,31 @@
+// Query and path strings to the types the operation's schema declares. Explicit,
+// because generic coercion turns "false" into true: only `true` in any letter
+// case switches a boolean on (spec v3 4.4); integers must be written as integers.
+import type { z } from 'zod';
+
+type Kind = 'boolean' | 'number' | 'other';
+
+function kindOf(schema: z.ZodType | undefined): Kind {
+  let s = schema as unknown as { _zod?: { def: { type: string; innerType?: unknown; in?: unknown } } } | undefined;
+  for (let i = 0; i < 10 && s?._zod; i++) {
+    const def = s._zod.def;
+    if (def.type === 'boolean') return 'boolean';
+    if (def.type === 'number' || def.type === 'int') return 'number';
+    if (def.innerType) s = def.innerType as typeof s;
+    else if (def.type === 'pipe' && def.in) s = def.in as typeof s;
+    else return 'other';
+  }
+  return 'other';
+}
+
+const kinds = new WeakMap<object, Map<string, Kind>>();
+
+export function coerceString(shape: z.ZodRawShape, name: string, value: string): unknown {
+  let m = kinds.get(shape);
+  if (!m) kinds.set(shape, (m = new Map()));
+  let k = m.get(name);
+  if (!k) m.set(name, (k = kindOf(shape[name] as z.ZodType)));
+  if (k === 'boolean') return /^true$/i.test(value.trim());
+  if (k === 'number') return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value;
+  return value;
+}

@@ -1,0 +1,28 @@
+// JSON answers in the v3 envelope. Valueless properties are omitted, never null
+// (spec v3 2.2): the replacer drops nulls that a handler let through.
+import { ApiError, errorBody, toApiError } from '../../errors';
+import { newToken } from '../../ids';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,128}$/;
+
+/** A client's X-Request-Id is used when valid; otherwise req_ + 32 hex (spec v3 4.1 rule 9). */
+export function requestIdFrom(header: string | null): string {
+  return header !== null && REQUEST_ID.test(header) ? header : `req_${newToken(16)}`;
+}
+
+export const stripNulls = (_k: string, v: unknown) => (v === null ? undefined : v);
+
+export function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  if (status === 204 || body === undefined) return new Response(null, { status, headers });
+  return new Response(JSON.stringify(body, stripNulls), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
+}
+
+export function errorResponse(err: unknown, requestId: string, headers: Record<string, string>, log?: (l: string) => void): Response {
+  const e = toApiError(err);
+  if (!(err instanceof ApiError) && log) log(`[${requestId}] internal error: ${err instanceof Error ? err.stack : String(err)}`);
+  return new Response(JSON.stringify(errorBody(e, requestId)), {
+    status: e.status,
+    headers: { 'Content-Type': JSON_TYPE, ...headers, ...e.headers, 'X-Request-Id': requestId },
+  });
+}

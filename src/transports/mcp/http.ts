@@ -1,0 +1,73 @@
+// MCP over Streamable HTTP at /mcp (spec v3 4.6): stateless, JSON responses.
+// Authentication, region and the rate budget are settled per HTTP request, with
+// the same headers as REST; tool calls then run the shared pipeline.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ApiError, errorBody } from '../../errors';
+import type { Emulator } from '../../emulator';
+import { authenticate, charge, type CallInfo } from '../../pipeline';
+import type { Principal } from '../../domain/auth';
+import { errorResponse } from '../http/respond';
+import { readBodyText } from '../http/body';
+import { createMcpServer } from './server';
+import { callTool, errorResult, toolTable } from './tools';
+import { bucketOf } from './budget';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo): Promise<Response> {
+  let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
+  let principal: Principal;
+  let body: unknown;
+  try {
+    principal = authenticate(emu, info);
+    if (req.method === 'POST') {
+      const text = await readBodyText(req, emu.maxBodyBytes);
+      try {
+        body = JSON.parse(text);
+      } catch {
+        headers = { ...headers, ...charge(emu, principal, 'standard') };
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } }), {
+          status: 400,
+          headers: { ...headers, 'Content-Type': JSON_TYPE },
+        });
+      }
+    }
+  } catch (e) {
+    return errorResponse(e, info.requestId, headers, emu.log);
+  }
+  const tools = toolTable(emu.ops);
+  const bucket = req.method === 'POST' ? bucketOf(body, (n) => tools.byName.get(n)) : 'cheap';
+  try {
+    headers = { ...headers, ...charge(emu, principal, bucket) };
+  } catch (e) {
+    if (e instanceof ApiError) return refuseInside(body, e, info.requestId, { ...headers, ...e.headers });
+    return errorResponse(e, info.requestId, headers, emu.log);
+  }
+  const server = createMcpServer(emu, (op, args) => callTool(emu, principal, op, args, info), () => info.requestId);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const res = await transport.handleRequest(req, req.method === 'POST' ? { parsedBody: body } : undefined);
+    const merged = new Headers(res.headers);
+    for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+    const out = new Response(res.body, { status: res.status, headers: merged });
+    return out;
+  } finally {
+    void server.close().catch(() => {});
+  }
+}
+
+/** Over budget: the refusal goes inside the MCP response, with the headers (spec v3 8). */
+function refuseInside(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
+  const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
+  const answers = msgs
+    .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
+    .map((m) =>
+      m.method === 'tools/call'
+        ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) }
+        : { jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${err.code}: ${err.message}`, data: errorBody(err, requestId) } },
+    );
+  if (answers.length === 0) return new Response(null, { status: 202, headers });
+  const payload = Array.isArray(body) ? answers : answers[0];
+  return new Response(JSON.stringify(payload), { status: 200, headers: { ...headers, 'Content-Type': JSON_TYPE } });
+}

@@ -1,0 +1,93 @@
+// MCP tools generated from the operation table (spec v3 4.6). Each tool runs the
+// same pipeline as its REST route; results carry the REST JSON.
+import { z } from 'zod';
+import { ApiError, errorBody, toApiError } from '../../errors';
+import type { Emulator } from '../../emulator';
+import type { Principal } from '../../domain/auth';
+import { runOperation, type CallInfo } from '../../pipeline';
+import type { Operation } from '../../operations/define';
+import { stripNulls } from '../http/respond';
+
+export interface ToolDef {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: Record<string, unknown>;
+}
+
+const IDEMPOTENCY_ARG = z.string().max(255).optional().describe('Idempotency key: the same key with the same arguments within 24 hours returns the first answer.');
+
+export function toolInputSchema(op: Operation): Record<string, unknown> {
+  const shape = op.idempotencyArg ? { ...op.input, idempotencyKey: IDEMPOTENCY_ARG } : op.input;
+  const js = z.toJSONSchema(z.object(shape), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
+}
+
+const cache = new WeakMap<Operation[], { defs: ToolDef[]; byName: Map<string, Operation> }>();
+
+export function toolTable(ops: Operation[]) {
+  let t = cache.get(ops);
+  if (!t) {
+    const withTools = ops.filter((o) => o.tool);
+    t = {
+      byName: new Map(withTools.map((o) => [o.tool!, o])),
+      defs: withTools.map((op) => ({
+        name: op.tool!,
+        title: op.summary,
+        description: `${op.summary}. REST: ${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}.${op.description ? ' ' + op.description : ''}`,
+        inputSchema: toolInputSchema(op),
+        annotations: { title: op.summary, ...op.annotations, openWorldHint: false },
+      })),
+    };
+    cache.set(ops, t);
+  }
+  return t;
+}
+
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+/** A refusal as a tool result: the v3 error body, text = code, message ... requestId. */
+export function errorResult(err: unknown, requestId: string, log?: (l: string) => void): ToolResult {
+  const e = toApiError(err);
+  if (!(err instanceof ApiError) && log) log(`[${requestId}] internal error in tool: ${err instanceof Error ? err.stack : String(err)}`);
+  const body = errorBody(e, requestId);
+  return {
+    content: [{ type: 'text', text: `${e.code}: ${e.message} requestId: ${requestId}` }],
+    structuredContent: body as unknown as Record<string, unknown>,
+    isError: true,
+  };
+}
+
+export function successResult(body: unknown, replay: boolean): ToolResult {
+  // 204 gives {result: null}; a bare array gives {result: [...]} (spec v3 4.6 rule 1).
+  const structured =
+    body === undefined ? { result: null } : Array.isArray(body) || typeof body !== 'object' || body === null ? { result: body } : body;
+  const text = JSON.stringify(structured, (k, v) => (k === 'result' && v === null ? v : stripNulls(k, v)));
+  const result: ToolResult = { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) };
+  if (replay) result._meta = { idempotentReplay: true };
+  return result;
+}
+
+/** Runs one tools/call for an already authenticated principal. */
+export function callTool(emu: Emulator, principal: Principal, op: Operation, args: Record<string, unknown> | undefined, info: CallInfo): ToolResult {
+  try {
+    const raw: Record<string, unknown> = { ...(args ?? {}) };
+    let idempotencyKey: string | null = null;
+    if (op.idempotencyArg && raw.idempotencyKey !== undefined) {
+      idempotencyKey = typeof raw.idempotencyKey === 'string' ? raw.idempotencyKey : String(raw.idempotencyKey);
+      delete raw.idempotencyKey;
+    }
+    const out = runOperation(emu, principal, op, raw, { ...info, idempotencyKey });
+    return successResult(out.body, out.replay === true);
+  } catch (e) {
+    return errorResult(e, info.requestId, emu.log);
+  }
+}
