@@ -23,7 +23,7 @@ export interface TemplateVersionRow {
   created_by: number | null;
 }
 
-export const templateUrl = (ctx: Pick<Ctx, 'appUrl'>, key: string) => `${ctx.appUrl}/app/templates/${key}`;
+export { templateUrl } from '../urls';
 
 export function templateListRow(ctx: Ctx, t: TemplateRow, v: TemplateVersionRow) {
   return {
