@@ -23,7 +23,8 @@ export interface TemplateVersionRow {
   created_by: number | null;
 }
 
-export { templateUrl } from '../urls';
+import { templateUrl } from '../urls';
+export { templateUrl };
 
 export function templateListRow(ctx: Ctx, t: TemplateRow, v: TemplateVersionRow) {
   return {
