@@ -1,7 +1,7 @@
 // Starting a whole emulator (database + both regional servers). Used by the CLI and tests.
 import { Emulator, type EmulatorOptions } from './emulator';
 import { listen, type Running } from './transports/http/server';
-import type { AppExtensions } from './transports/http/app';
+import { emptyExtensions, type AppExtensions } from './transports/http/app';
 import { extensions } from './extensions';
 
 export interface StartOptions extends EmulatorOptions {
@@ -18,7 +18,7 @@ export interface Started {
 
 export async function start(opts: StartOptions = {}): Promise<Started> {
   const emu = new Emulator(opts);
-  const ext: AppExtensions = {};
+  const ext: AppExtensions = emptyExtensions();
   for (const install of extensions) install(emu, ext);
   let running: Running;
   try {

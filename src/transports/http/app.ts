@@ -13,11 +13,25 @@ export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promis
 
 /** Prefix handlers other areas register (control routes, legacy API). */
 export interface AppExtensions {
-  emulator?: ExtraRoute;
-  legacy?: ExtraRoute;
+  /** Handlers for /_emulator/* (control routes, webhook deliveries): first answer wins. */
+  emulator: ExtraRoute[];
+  /** Handlers for /api/* (legacy v1/v2). */
+  legacy: ExtraRoute[];
+  /** Handlers for anything else outside /v3 and /mcp (file downloads, share pages). */
+  other: ExtraRoute[];
 }
 
-export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = {}) {
+export const emptyExtensions = (): AppExtensions => ({ emulator: [], legacy: [], other: [] });
+
+async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> {
+  for (const r of routes) {
+    const res = await r(req, info, emu);
+    if (res) return res;
+  }
+  return undefined;
+}
+
+export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions()) {
   const router = buildRestRouter(emu.ops);
   let openapi: string | undefined;
   return async (req: Request, sourceIp: string): Promise<Response> => {
@@ -40,17 +54,13 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         return new Response(openapi, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId } });
       }
       if (path === '/mcp' || path === '/mcp/') return await handleMcpHttp(emu, req, { ...info, transport: 'mcp' });
-      if (path.startsWith('/_emulator') && ext.emulator) {
-        const r = await ext.emulator(req, info, emu);
-        if (r) return r;
-      }
-      if (path.startsWith('/api/') && ext.legacy) {
-        const r = await ext.legacy(req, info, emu);
-        if (r) return r;
-      }
       if (path.startsWith('/v3/') || path === '/v3') {
         const res: Response | undefined = await router.fetch(req as never, { emu, info });
         if (res) return res;
+      } else {
+        const routes = path.startsWith('/_emulator') ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
+        const r = await first(routes, req, info, emu);
+        if (r) return r;
       }
       const allowed = allowedMethods(emu.ops, path);
       if (allowed.length > 0) {
