@@ -2,9 +2,15 @@
 // and the OpenAPI document are generated from this list. Add an area's file here.
 import type { Operation } from './define';
 import { peopleOperations } from './people';
+import { templateOperations } from './templates';
+import { draftOperations } from './drafts';
+import { schemaOperations } from './schema';
 
 export const operations: Operation[] = [
   ...peopleOperations,
+  ...templateOperations,
+  ...draftOperations,
+  ...schemaOperations,
 ];
 
 const ids = new Set<string>();

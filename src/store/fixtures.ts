@@ -5,8 +5,9 @@ import { dirname, join } from 'node:path';
 import type { Db } from './open';
 import { listAssets, readAsset } from '../assets';
 import { sha256 } from '../ids';
-import type { TemplateDocument } from '../domain/templates/document';
-import { insertTemplate, publishVersion } from '../domain/templates/store';
+import { parseStoredDocument, type TemplateDocument } from '../domain/templates/document';
+import { saveNewTemplate, saveVersion } from '../domain/templates/save';
+import { validateDocument } from '../domain/templates/validate';
 import { startChecklist } from '../domain/checklists/start';
 import { applyTags } from '../domain/tags/apply';
 import { resolveDocNaming } from '../domain/people/naming';
@@ -70,17 +71,21 @@ function loadWorkspace(db: Db, ws: any, read: (rel: string) => string, now: numb
   }
   for (const ds of ws.dataSets ?? []) insertDataSet(db, ws.id, ds, now);
 
+  // Templates go through the same validate-and-save path as POST /v3/templates and
+  // POST .../versions (the fixture's documents keep their ids: ids 'any').
   const templates = new Map<string, { id: number; docs: TemplateDocument[] }>();
   for (const t of ws.templates ?? []) {
-    const id = insertTemplate(db, { key: t.key, workspaceId: ws.id, folderId: t.folder ?? null, now });
+    let id = 0;
     const docs: TemplateDocument[] = [];
-    for (const file of t.versions) {
-      const doc = JSON.parse(read(file)) as TemplateDocument;
-      docs.push(doc);
-      publishVersion(db, id, doc, t.createdBy ?? null, now);
-    }
-    const last = docs[docs.length - 1];
-    if (last.tags?.length) applyTags(db, ws.id, 'template', id, last.tags, now);
+    (t.versions as string[]).forEach((file, i) => {
+      const { result, doc } = validateDocument(JSON.parse(read(file)), { db, workspaceId: ws.id, ids: 'any' });
+      if (!doc) throw new Error(`Fixture template ${file} is not a valid template document: ${JSON.stringify(result.violations.filter((v) => v.severity === 'error'))}`);
+      let version: number;
+      if (i === 0) ({ templateId: id, version } = saveNewTemplate(db, { workspaceId: ws.id, key: t.key, folderId: t.folder ?? null, doc, createdBy: t.createdBy ?? null, now }));
+      else version = saveVersion(db, ws.id, id, doc, t.createdBy ?? null, now);
+      const stored = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(id, version)!;
+      docs.push(parseStoredDocument(stored.document));
+    });
     if (t.archived) db.prepare('UPDATE templates SET is_archived = 1 WHERE id = ?').run(id);
     for (const p of t.permissions ?? []) {
       db.prepare('INSERT INTO template_permissions (template_id, assignee_type, assignee_id, permission) VALUES (?, ?, ?, ?)').run(id, p.assigneeType, p.assigneeId ?? 0, p.permission);
