@@ -118,3 +118,18 @@ test('agent-style: a document written only from get_template_schema and the guid
   const rest = await s.api(KEYS.admin, 'POST', '/v3/templates', guide.example);
   assert.equal(rest.status, 201, rest.text);
 });
+
+test('4.6: over stdio, validate_template and get_template_schema answer like REST', async () => {
+  const { mcpStdioClient } = await import('./helpers/server');
+  const stdio = await mcpStdioClient(KEYS.admin);
+  try {
+    const doc = { name: 'Stdio', tasks: [{ name: 'x', fields: [{ type: 'Nope' }] }] };
+    const r = await callTool(stdio, 'validate_template', { document: doc });
+    const rest = await s.api(KEYS.admin, 'POST', '/v3/templates/validate', doc);
+    assert.deepEqual(r.body, rest.body);
+    const sch = await callTool(stdio, 'get_template_schema');
+    assert.deepEqual(sch.body, (await s.api(KEYS.admin, 'GET', '/v3/schema/template')).body);
+  } finally {
+    await stdio.close();
+  }
+});

@@ -46,7 +46,7 @@ const CASES: [string, unknown, string, 'error' | 'warning', string?][] = [
   ['choices_required', doc([task({ fields: [{ type: 'DropDown', label: 'x' }] })]), '$.tasks[0].fields[0].options', 'error'],
   ['choices_conflict', doc([task({ fields: [{ type: 'DropDown', options: [{ text: 'a' }], dataSet: { name: 'Offices' } }] })]), '$.tasks[0].fields[0].dataSet', 'error'],
   ['duplicate_option', doc([task({ fields: [{ type: 'MultiChoice', options: [{ text: 'Same' }, { text: 'same' }] }] })]), '$.tasks[0].fields[0].options[1].text', 'error'],
-  ['duplicate_parameter', doc([task({ fields: [{ ref: 'f', type: 'ShortText' }] })], { parameters: [{ name: 'p', field: 'f' }, { name: 'p' }] }), '$.parameters[1].name', 'error'],
+  ['duplicate_parameter', doc([task({ fields: [{ ref: 'f', type: 'ShortText' }] })], { parameters: [{ name: 'p', field: 'f' }, { name: 'p', field: 'f' }] }), '$.parameters[1].name', 'error'],
   ['heading_property', doc([task({ isHeading: true, assignees: [{ name: 'Ada Admin' }] })]), '$.tasks[0].assignees', 'error'],
   ['invalid_operator', doc([task({ fields: [dd] }), { ref: 't2', name: 'Two' }], { conditions: [{ action: 'show', targets: ['t2'], when: [{ field: 'kind', operator: 'startsWith', value: 'A' }] }] }), '$.conditions[0].when[0].operator', 'error'],
   ['data_set_not_found', doc([task({ fields: [{ type: 'DropDown', dataSet: { name: 'Planets' } }] })]), '$.tasks[0].fields[0].dataSet.name', 'error'],

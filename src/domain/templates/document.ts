@@ -1,5 +1,7 @@
 // The template document (docs/template-document.md). These types describe a
-// stored version document (with ids). The zod schema and validator live beside it.
+// stored version document: every task, field, option, item, column, condition and
+// notification carries its `id` (task id = task key, field id = field key). The one
+// zod schema is schema.ts; validate.ts checks documents against it and their meaning.
 export interface DocNaming {
   name?: string;
   type?: string;
@@ -25,6 +27,7 @@ export interface DocTask {
   fields?: DocField[];
   assignees?: DocNaming[];
   isAssignedExclusively?: boolean;
+  /** `task` and `field` are refs (taskCompletion / dateField). */
   dueDate?: { relativeTo: 'checklistStart' | 'taskCompletion' | 'dateField'; task?: string; field?: string; offsetDays?: number; offsetHours?: number };
   tags?: string[];
 }
@@ -34,10 +37,12 @@ export interface TemplateDocument {
   description?: string;
   allowAttachedTasks?: boolean;
   tags?: string[];
-  parameters?: { name: string; field: string }[];
+  /** Checklist parameters: `field` is the ref of the field the value fills (fields may also bind with valueFrom.parameter). */
+  parameters?: { name: string; field: string; description?: string }[];
   tasks: DocTask[];
-  conditions?: { id?: string; ref?: string; action: 'show' | 'hide'; targets: string[]; match?: 'all' | 'any'; when: { field: string; operator: string; value?: unknown }[] }[];
-  notifications?: { id?: string; ref?: string; [k: string]: unknown }[];
+  /** targets: refs of tasks or fields; when[].field: a field ref; operators: src/domain/schema/operators.ts. */
+  conditions?: { id?: string; ref?: string; action: 'show' | 'hide'; targets: string[]; match?: 'all' | 'any'; when: { field: string; operator: string; value?: string | number | boolean }[] }[];
+  notifications?: { id?: string; ref?: string; on: 'taskCompleted' | 'taskDue' | 'checklistCompleted'; task?: string; to: DocNaming[]; subject: string; message?: string }[];
 }
 
 /** Parsed documents are immutable per version: cache them by text. */

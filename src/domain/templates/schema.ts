@@ -231,7 +231,7 @@ export const notificationSchema = z.strictObject({
 
 export const parameterSchema = z.strictObject({
   name: name(100).describe('Key of `parameters` when a checklist is started (POST /v3/checklists)'),
-  field: refTo('the field the value fills').optional(),
+  field: refTo('the field the value fills'),
   description: text(1000).optional(),
 });
 
