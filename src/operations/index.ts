@@ -2,9 +2,11 @@
 // and the OpenAPI document are generated from this list. Add an area's file here.
 import type { Operation } from './define';
 import { peopleOperations } from './people';
+import { webhookOperations } from './webhooks';
 
 export const operations: Operation[] = [
   ...peopleOperations,
+  ...webhookOperations,
 ];
 
 const ids = new Set<string>();
