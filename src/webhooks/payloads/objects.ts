@@ -141,9 +141,10 @@ export function assignees(db: Db, taskId: number): JsonValue[] {
       return { id: r.assignee_id, type: r.assignee_type, name: g?.name ?? null };
     }
     const m = member(db, r.assignee_id);
-    return { id: r.assignee_id, type: r.assignee_type, name: m ? (fullName(m) ?? null) : null };
+    return { id: r.assignee_id, type: r.assignee_type, name: m ? (fullName(m) ?? null) : null, sortName: m ? displayName(m) : '' };
   });
-  named.sort((a, b) => (a.type === b.type ? compareText(a.name ?? '', b.name ?? '') || a.id - b.id : a.type === 'Group' ? -1 : 1));
+  const key = (a: { name: string | null; sortName?: string }) => a.name ?? a.sortName ?? '';
+  named.sort((a, b) => (a.type === b.type ? compareText(key(a), key(b)) || a.id - b.id : a.type === 'Group' ? -1 : 1));
   return named.map((a) => ({ assigneeId: a.id, assigneeType: a.type, assigneeName: a.name }));
 }
 
