@@ -27,7 +27,10 @@ export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSend
   };
   // The forward set on the command line replaces the one of the previous start.
   emu.db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(CLI_FORWARD);
-  if (opts.forwardEvents) addForward(emu, opts.forwardEvents, undefined, CLI_FORWARD);
+  if (opts.forwardEvents) {
+    if (!/^https?:\/\/[^/]/i.test(opts.forwardEvents)) throw new Error(`--forward-events needs an absolute http or https URL, not '${opts.forwardEvents}'.`);
+    addForward(emu, opts.forwardEvents, undefined, CLI_FORWARD);
+  }
   ext?.emulator.push(controlRoutes(emu, sender));
   emu.closers.push(() => sender.stop());
   sender.start();
