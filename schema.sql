@@ -304,12 +304,14 @@ CREATE TABLE data_set_views (
 );
 
 -- ── webhooks: subscriptions, outbox events, deliveries ───────────────────
+-- docs/webhooks.md. A subscription made through v3, the legacy API (v2) or the
+-- emulator's forward option (event_type '*': every event of the workspace).
 CREATE TABLE webhooks (
   id           INTEGER PRIMARY KEY,
   key          TEXT NOT NULL UNIQUE,             -- subscription id (GUID)
   workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
   api          TEXT NOT NULL CHECK (api IN ('v2','v3','emulator')),
-  source       TEXT,
+  source       TEXT,                             -- legacy `source` label
   event_type   TEXT NOT NULL,
   target_url   TEXT NOT NULL,
   scope_type   TEXT,                             -- Template, Task, Workspace, Field
@@ -318,19 +320,26 @@ CREATE TABLE webhooks (
   field_key    TEXT,
   secret       TEXT,
   is_active    INTEGER NOT NULL DEFAULT 1,
+  created_by   INTEGER REFERENCES members(id),
   created_at   INTEGER NOT NULL
 );
+CREATE INDEX webhooks_ws_event ON webhooks(workspace_id, event_type);
 
+-- The outbox: written in the transaction of the change that caused the event.
 CREATE TABLE events (
   id           INTEGER PRIMARY KEY,
   key          TEXT NOT NULL UNIQUE,
   workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
   event_type   TEXT NOT NULL,
   subject      TEXT,                             -- JSON: what to build the body from
-  body         TEXT,                             -- exact payload bytes, once built
-  state        TEXT NOT NULL DEFAULT 'pending',  -- pending, built, dropped
-  created_at   INTEGER NOT NULL
+  actor_id     INTEGER,                          -- member the causing request acted as
+  body         TEXT,                             -- exact payload bytes, built once
+  state        TEXT NOT NULL DEFAULT 'pending',  -- pending, built, dropped, unmatched
+  drop_reason  TEXT,
+  created_at   INTEGER NOT NULL,
+  processed_at INTEGER
 );
+CREATE INDEX events_ws ON events(workspace_id, id);
 
 CREATE TABLE deliveries (
   id              INTEGER PRIMARY KEY,
@@ -338,16 +347,20 @@ CREATE TABLE deliveries (
   event_id        INTEGER NOT NULL REFERENCES events(id),
   webhook_id      INTEGER REFERENCES webhooks(id) ON DELETE SET NULL,
   target_url      TEXT NOT NULL,
-  status          TEXT NOT NULL DEFAULT 'pending', -- pending, delivered, failed
+  status          TEXT NOT NULL DEFAULT 'pending', -- pending, delivered, failed, dropped, cancelled
   attempts        INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER NOT NULL,
   last_status     INTEGER,
   last_error      TEXT,
+  last_response   TEXT,                          -- first 2 KB of the last answer's body
   headers         TEXT,                          -- JSON of the headers sent
+  attempt_log     TEXT NOT NULL DEFAULT '[]',    -- JSON array: {at, status, error, durationMs}
+  replay_of       INTEGER REFERENCES deliveries(id),
   created_at      INTEGER NOT NULL,
   delivered_at    INTEGER
 );
 CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+CREATE INDEX deliveries_event ON deliveries(event_id);
 
 -- ── platform: idempotency, settings ─────────────────────────────────────
 CREATE TABLE idempotency (

@@ -1,7 +1,6 @@
 // wfe: the command line (../shared/EMULATOR.md "Command line").
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { start } from './start';
-import { Emulator } from './emulator';
+import { createEmulator, start } from './start';
 import { serveStdio } from './transports/mcp/stdio';
 import { fixtureNames } from './store/fixtures';
 import { readAsset } from './assets';
@@ -88,7 +87,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--standard-budget <n>').argParser(positiveInt('--standard-budget')).default(env.WFE_STANDARD_BUDGET ? Number(env.WFE_STANDARD_BUDGET) : 1000))
     .addOption(new Option('--cheap-budget <n>').argParser(positiveInt('--cheap-budget')).default(env.WFE_CHEAP_BUDGET ? Number(env.WFE_CHEAP_BUDGET) : 10000))
     .action(async (o) => {
-      const emu = new Emulator({ db: o.db, fixture: o.fixture, standardBudget: o.standardBudget, cheapBudget: o.cheapBudget, log: (l) => process.stderr.write(l + '\n') });
+      const { emu } = createEmulator({ db: o.db, fixture: o.fixture, standardBudget: o.standardBudget, cheapBudget: o.cheapBudget, log: (l) => process.stderr.write(l + '\n') });
       const close = await serveStdio(emu, o.key ?? env.SVC_API_KEY);
       const stop = async () => {
         await close();

@@ -1,4 +1,5 @@
 // Extra subcommands areas add (listen, backup, export, import...).
 import type { Command } from 'commander';
+import { addForwardOption, addListenCommand } from './webhooks/listen';
 
-export const commands: ((program: Command) => void)[] = [];
+export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption];

@@ -9,6 +9,7 @@ import type { Operation } from './operations/define';
 import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureName } from './store/fixtures';
+import type { WebhookOptions } from './webhooks/options';
 
 export interface EmulatorOptions {
   db?: string;
@@ -22,6 +23,8 @@ export interface EmulatorOptions {
   noAdmin?: boolean;
   maxBodyBytes?: number;
   log?: (line: string) => void;
+  /** Webhook delivery settings (docs/webhooks.md). */
+  webhooks?: WebhookOptions;
 }
 
 export class Emulator {

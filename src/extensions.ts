@@ -2,7 +2,12 @@
 // workers) install themselves here: each gets the emulator and the app's prefix hooks.
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
+import { installWebhooks } from './webhooks/install';
+import { installLegacy } from './legacy/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
-export const extensions: Extension[] = [];
+export const extensions: Extension[] = [
+  (emu, ext) => void installWebhooks(emu, ext),
+  installLegacy,
+];

@@ -16,10 +16,16 @@ export interface Started {
   close(): Promise<void>;
 }
 
-export async function start(opts: StartOptions = {}): Promise<Started> {
+/** An emulator with every area's extension installed (workers, hooks), for any transport. */
+export function createEmulator(opts: EmulatorOptions = {}): { emu: Emulator; ext: AppExtensions } {
   const emu = new Emulator(opts);
   const ext: AppExtensions = emptyExtensions();
   for (const install of extensions) install(emu, ext);
+  return { emu, ext };
+}
+
+export async function start(opts: StartOptions = {}): Promise<Started> {
+  const { emu, ext } = createEmulator(opts);
   let running: Running;
   try {
     running = await listen(emu, { host: opts.host, portUs: opts.portUs, portEu: opts.portEu, extensions: ext });

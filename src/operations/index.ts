@@ -5,12 +5,14 @@ import { peopleOperations } from './people';
 import { templateOperations } from './templates';
 import { draftOperations } from './drafts';
 import { schemaOperations } from './schema';
+import { webhookOperations } from './webhooks';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
   ...draftOperations,
   ...schemaOperations,
+  ...webhookOperations,
 ];
 
 const ids = new Set<string>();

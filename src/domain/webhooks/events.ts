@@ -1,0 +1,30 @@
+// The event table of spec v3 6: which scopes each event allows and which payload
+// family it has. Legacy subscriptions (legacy spec 4.7) know six of them.
+export type ScopeType = 'Template' | 'Task' | 'Workspace' | 'Field';
+
+export interface EventInfo {
+  family: 'A' | 'B';
+  scopes: readonly ScopeType[];
+  legacy: boolean;
+}
+
+export const EVENTS = {
+  new_checklist: { family: 'A', scopes: ['Template'], legacy: true },
+  task_completed: { family: 'A', scopes: ['Task', 'Template', 'Workspace'], legacy: true },
+  file_uploaded: { family: 'A', scopes: ['Field'], legacy: true },
+  checklist_completed: { family: 'A', scopes: ['Template', 'Workspace'], legacy: false },
+  comment_created: { family: 'B', scopes: ['Task', 'Workspace'], legacy: false },
+  task_assigned: { family: 'B', scopes: ['Task', 'Template', 'Workspace'], legacy: false },
+  'data_set.record.created': { family: 'B', scopes: ['Workspace'], legacy: true },
+  'data_set.record.updated': { family: 'B', scopes: ['Workspace'], legacy: true },
+  'data_set.record.deleted': { family: 'B', scopes: ['Workspace'], legacy: true },
+} as const satisfies Record<string, EventInfo>;
+
+export type EventType = keyof typeof EVENTS;
+export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
+export const LEGACY_EVENT_TYPES = EVENT_TYPES.filter((e) => EVENTS[e].legacy);
+export const isEventType = (s: unknown): s is EventType => typeof s === 'string' && Object.hasOwn(EVENTS, s);
+export const SCOPE_TYPES: readonly ScopeType[] = ['Template', 'Task', 'Workspace', 'Field'];
+
+/** The emulator's forward option subscribes to every event with this type. */
+export const ALL_EVENTS = '*';

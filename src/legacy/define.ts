@@ -1,0 +1,37 @@
+// A legacy v1/v2 route (legacy spec 4): declared once in src/legacy/routes/<area>.ts
+// and listed in src/legacy/routes/index.ts, like the v3 operation table.
+import type { Ctx } from '../context';
+
+export interface LegacyRequest {
+  query: URLSearchParams;
+  /** Parsed JSON body (undefined when none). */
+  body: unknown;
+  headers: Headers;
+  /** 1 or 2, from X-API-VERSION (legacy spec 9). */
+  version: 1 | 2;
+}
+
+export class LegacyReply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export interface LegacyRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Exact path, matched case-insensitively (e.g. /api/web-hook/subscribe). */
+  path: string;
+  /** Needs X-API-VERSION: 2.0 (legacy spec 9). */
+  v2?: boolean;
+  /** Administrator or workspace key only, refused before any lookup (spec v3 5.6 for webhook routes). */
+  admin?: boolean;
+  /** Answers plain data (200) or a LegacyReply; throws ApiError for refusals. Writes run in one transaction. */
+  handler: (ctx: Ctx, req: LegacyRequest) => unknown;
+}
+
+export const defineLegacyRoute = (r: LegacyRoute): LegacyRoute => r;
+
+/** Legacy error bodies: `{ error: <message> }` (legacy spec 7). */
+export const legacyError = (status: number, message: string, extras: Record<string, unknown> = {}) => new LegacyReply(status, { error: message, ...extras });

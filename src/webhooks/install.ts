@@ -1,0 +1,38 @@
+// Installs webhooks on an emulator: the event hook (outbox), the background
+// sender, the forward option and the /_emulator/webhooks control routes.
+import type { Emulator } from '../emulator';
+import type { AppExtensions } from '../transports/http/app';
+import { recordEvent } from '../domain/webhooks/outbox';
+import { resolveOptions } from './options';
+import { WebhookSender } from './sender';
+import { addForward, controlRoutes } from './control';
+
+const senders = new WeakMap<Emulator, WebhookSender>();
+
+/** The sender of an emulator (tests and `wfe listen` helpers). */
+export const senderOf = (emu: Emulator): WebhookSender | undefined => senders.get(emu);
+
+const CLI_FORWARD = '--forward-events';
+
+export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSender {
+  const existing = senders.get(emu);
+  if (existing) return existing;
+  const opts = resolveOptions(emu.options.webhooks);
+  opts.forwardEvents = emu.options.webhooks?.forwardEvents ?? (process.env.WFE_FORWARD_EVENTS || undefined);
+  const sender = new WebhookSender(emu, opts);
+  senders.set(emu, sender);
+  emu.hooks.event = (ctx, eventType, subject) => {
+    const r = recordEvent(ctx, eventType, subject, ctx.now() + opts.processDelayMs);
+    if (r && r.deliveries > 0) sender.kick();
+  };
+  // The forward set on the command line replaces the one of the previous start.
+  emu.db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(CLI_FORWARD);
+  if (opts.forwardEvents) {
+    if (!/^https?:\/\/[^/]/i.test(opts.forwardEvents)) throw new Error(`--forward-events needs an absolute http or https URL, not '${opts.forwardEvents}'.`);
+    addForward(emu, opts.forwardEvents, undefined, CLI_FORWARD);
+  }
+  ext?.emulator.push(controlRoutes(emu, sender));
+  emu.closers.push(() => sender.stop());
+  sender.start();
+  return sender;
+}

@@ -1,0 +1,111 @@
+// Family B payloads (spec v3 6 rule 3, 6.3): one line, `eventType` first, nulls
+// sent. comment_created and task_assigned are "not shown" in the spec; their
+// bodies are designed here and documented in docs/webhooks.md. Data Set bodies
+// follow 6.3 exactly and are snapshotted when the event happens (outbox.ts).
+import type { Db } from '../../store/open';
+import { fileUrl } from '../../domain/urls';
+import { fullName } from '../../domain/people/rows';
+import { zTime, type JsonValue } from '../json';
+import { Gone, checklistOfTask } from './family-a';
+import { getTask, person, taskUrl, type ChecklistRow, type TaskRow, type Urls } from './objects';
+
+function taskAndChecklist(urls: Urls, db: Db, t: TaskRow, c: ChecklistRow | undefined): Record<string, JsonValue> {
+  const tpl = c ? db.prepare<[number], { key: string }>('SELECT key FROM templates WHERE id = ?').get(c.template_id) : undefined;
+  return {
+    taskId: t.id,
+    taskKey: t.key,
+    taskName: t.name,
+    taskUrl: taskUrl(urls, t, c),
+    isStandalone: t.checklist_id === null,
+    checklistKey: c?.key ?? null,
+    checklistName: c?.name ?? null,
+    templateKey: tpl?.key ?? null,
+  };
+}
+
+interface CommentRow {
+  id: number;
+  task_id: number;
+  author_id: number | null;
+  html: string | null;
+  text: string;
+  mentions: string;
+  file_id: number | null;
+  created_at: number;
+}
+
+export function commentPayload(db: Db, urls: Urls, commentId: number): JsonValue {
+  const cm = db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(commentId);
+  if (!cm) throw new Gone(`comment ${commentId} no longer exists`);
+  const t = getTask(db, cm.task_id);
+  if (!t) throw new Gone(`task ${cm.task_id} no longer exists`);
+  const by = person(db, cm.author_id);
+  const file = cm.file_id === null ? undefined : db.prepare<[number], { name: string; content_type: string; token: string }>('SELECT name, content_type, token FROM files WHERE id = ?').get(cm.file_id);
+  let mentions: { type?: string; id?: number; name?: string }[] = [];
+  try {
+    mentions = JSON.parse(cm.mentions);
+  } catch {
+    mentions = [];
+  }
+  return {
+    eventType: 'comment_created',
+    commentId: cm.id,
+    commentText: cm.text,
+    commentHtml: cm.html,
+    commentDateTime: zTime(cm.created_at),
+    createdByName: by.name,
+    createdByEmail: by.email,
+    attachment: file ? { name: file.name, contentType: file.content_type, url: fileUrl(urls, file.token) } : null,
+    mentions: mentions.map((m) => ({ assigneeId: m.id ?? null, assigneeType: m.type ?? null, assigneeName: m.name ?? null })),
+    ...taskAndChecklist(urls, db, t, checklistOfTask(db, t)),
+  };
+}
+
+export function assignmentPayload(
+  db: Db,
+  urls: Urls,
+  subject: { taskId: number; assigneeType: string; assigneeId: number },
+  actorId: number | null,
+  at: number,
+): JsonValue {
+  const t = getTask(db, subject.taskId);
+  if (!t) throw new Gone(`task ${subject.taskId} no longer exists`);
+  let name: string | null = null;
+  let email: string | null = null;
+  if (subject.assigneeType === 'Group') {
+    name = db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(subject.assigneeId)?.name ?? null;
+  } else {
+    const m = db.prepare<[number], { first_name: string | null; last_name: string | null; email: string | null; is_removed: number }>('SELECT first_name, last_name, email, is_removed FROM members WHERE id = ?').get(subject.assigneeId);
+    name = m ? (fullName(m) ?? null) : null;
+    email = m && !m.is_removed ? m.email : null;
+  }
+  const by = person(db, actorId);
+  return {
+    eventType: 'task_assigned',
+    assigneeId: subject.assigneeId,
+    assigneeType: subject.assigneeType,
+    assigneeName: name,
+    assigneeEmail: email,
+    assignedDateTime: zTime(at),
+    assignedByName: by.name,
+    assignedByEmail: by.email,
+    ...taskAndChecklist(urls, db, t, checklistOfTask(db, t)),
+    taskDueDateTime: zTime(t.due_at),
+  };
+}
+
+/** Data Set record snapshot taken inside the write transaction (outbox.ts). */
+export interface RecordSnapshot {
+  dataSetId: string;
+  dataSetName: string;
+  recordId: string;
+  values?: Record<string, unknown>;
+  changes?: Record<string, { before: unknown; after: unknown }>;
+}
+
+export function dataSetPayload(eventType: string, s: RecordSnapshot): JsonValue {
+  const base: Record<string, JsonValue> = { eventType, dataSetId: s.dataSetId, dataSetName: s.dataSetName, recordId: s.recordId };
+  if (eventType === 'data_set.record.created') base.values = (s.values ?? {}) as JsonValue;
+  if (eventType === 'data_set.record.updated') base.changes = (s.changes ?? {}) as JsonValue;
+  return base;
+}

@@ -1,0 +1,227 @@
+// Shared payload objects of spec v3 6.1 (family A): template object, checklist
+// summary, task entry, assignee, comment, tag. Property order is the order of
+// the spec's tables; valueless properties are null, never left out.
+import type { Db } from '../../store/open';
+import type { DocField, TemplateDocument } from '../../domain/templates/document';
+import { parseStoredDocument } from '../../domain/templates/document';
+import { checklistTaskUrl, checklistUrl, myWorkUrl, shareUrl, templateUrl } from '../../domain/urls';
+import { displayName, fullName, type MemberRow } from '../../domain/people/rows';
+import { compareText } from '../../domain/paging';
+import { offsetTime, type JsonValue } from '../json';
+import { payloadFields, type DateMode } from './fields';
+import { haltedTasks, hiddenTaskKeys } from './task-state';
+
+export interface Urls {
+  appUrl: string;
+}
+
+/** Who a schedule-started checklist is created by (6.1): fixed display name and support address. */
+export const SCHEDULER = { name: 'Scheduler', email: 'support@workflow-service.invalid' };
+
+export interface ChecklistRow {
+  id: number;
+  key: string;
+  workspace_id: number;
+  template_id: number;
+  template_version: number;
+  name: string;
+  status: string;
+  created_by: number | null;
+  created_at: number;
+  scheduled_at: number | null;
+  started_at: number | null;
+  completed_at: number | null;
+  is_archived: number;
+  share_token: string | null;
+  schedule_id: number | null;
+}
+
+export interface TaskRow {
+  id: number;
+  key: string;
+  workspace_id: number;
+  checklist_id: number | null;
+  attached_checklist_id: number | null;
+  position: number;
+  name: string;
+  is_heading: number;
+  is_stop: number;
+  status: string | null;
+  completed_at: number | null;
+  completed_by: number | null;
+  not_applicable_at: number | null;
+  not_applicable_by: number | null;
+  due_at: number | null;
+}
+
+export const getChecklist = (db: Db, id: number) => db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
+export const getTask = (db: Db, id: number) => db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+
+function member(db: Db, id: number | null | undefined): MemberRow | undefined {
+  if (id === null || id === undefined) return undefined;
+  return db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id);
+}
+
+/** Name and email of a member for `...ByName`/`...ByEmail`; a member who left keeps the name and loses the email. */
+export function person(db: Db, id: number | null | undefined): { name: string | null; email: string | null } {
+  const m = member(db, id);
+  if (!m) return { name: null, email: null };
+  return { name: displayName(m), email: m.is_removed ? null : m.email };
+}
+
+interface VersionRow {
+  name: string;
+  description: string | null;
+  document: string;
+  created_at: number;
+}
+
+function templateVersion(db: Db, templateId: number, version: number) {
+  const t = db.prepare<[number], { id: number; key: string }>('SELECT id, key FROM templates WHERE id = ?').get(templateId);
+  const v = db.prepare<[number, number], VersionRow>('SELECT name, description, document, created_at FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
+  return t && v ? { t, v } : undefined;
+}
+
+/** Template object (6.1). `undefined` checklist: the empty form of a standalone task not attached. */
+export function templateObject(db: Db, urls: Urls, c: ChecklistRow | undefined): JsonValue {
+  const tv = c && templateVersion(db, c.template_id, c.template_version);
+  if (!c || !tv) {
+    return { templateId: 0, templateKey: null, templateName: null, templateUrl: null, templateDescription: null, templateVersion: 0, templateCreatedDateTime: null };
+  }
+  return {
+    templateId: tv.t.id,
+    templateKey: tv.t.key,
+    templateName: tv.v.name,
+    templateUrl: templateUrl(urls, tv.t.key),
+    templateDescription: tv.v.description,
+    templateVersion: c.template_version,
+    templateCreatedDateTime: offsetTime(tv.v.created_at),
+  };
+}
+
+/** The first eleven properties of the checklist payload (6.1): the checklist summary. */
+export function checklistSummary(db: Db, urls: Urls, c: ChecklistRow | undefined, endOverride?: null): Record<string, JsonValue> {
+  if (!c) {
+    return {
+      checklistId: 0,
+      checklistKey: null,
+      checklistName: null,
+      checklistUrl: null,
+      checklistScheduledDateTime: null,
+      checklistStartDateTime: null,
+      checklistEndDateTime: null,
+      checklistCreatedByName: null,
+      checklistCreatedByEmail: null,
+      checklistIsShared: false,
+      checklistSharedUrl: null,
+    };
+  }
+  const by = c.schedule_id !== null ? SCHEDULER : person(db, c.created_by);
+  return {
+    checklistId: c.id,
+    checklistKey: c.key,
+    checklistName: c.name,
+    checklistUrl: checklistUrl(urls, c.key),
+    checklistScheduledDateTime: offsetTime(c.scheduled_at),
+    checklistStartDateTime: offsetTime(c.started_at),
+    checklistEndDateTime: endOverride === null ? null : offsetTime(c.completed_at),
+    checklistCreatedByName: by.name,
+    checklistCreatedByEmail: by.email,
+    checklistIsShared: c.share_token !== null,
+    checklistSharedUrl: c.share_token !== null ? shareUrl(urls, c.share_token) : null,
+  };
+}
+
+/** Assignees (6.1), groups first, then by name (as v3 2.4 orders them). */
+export function assignees(db: Db, taskId: number): JsonValue[] {
+  const rows = db.prepare<[number], { assignee_type: 'TeamMember' | 'Group'; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?').all(taskId);
+  const named = rows.map((r) => {
+    if (r.assignee_type === 'Group') {
+      const g = db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
+      return { id: r.assignee_id, type: r.assignee_type, name: g?.name ?? null };
+    }
+    const m = member(db, r.assignee_id);
+    return { id: r.assignee_id, type: r.assignee_type, name: m ? (fullName(m) ?? null) : null, sortName: m ? displayName(m) : '' };
+  });
+  const key = (a: { name: string | null; sortName?: string }) => a.name ?? a.sortName ?? '';
+  named.sort((a, b) => (a.type === b.type ? compareText(key(a), key(b)) || a.id - b.id : a.type === 'Group' ? -1 : 1));
+  return named.map((a) => ({ assigneeId: a.id, assigneeType: a.type, assigneeName: a.name }));
+}
+
+export function comments(db: Db, taskId: number): JsonValue[] {
+  return db
+    .prepare<[number], { id: number; html: string | null; created_at: number }>('SELECT id, html, created_at FROM comments WHERE task_id = ? ORDER BY created_at, id')
+    .all(taskId)
+    .map((c) => ({ commentID: c.id, commentHtml: c.html, commentDateTime: offsetTime(c.created_at) }));
+}
+
+/** The task's own tags by name (6.1 Tag); parentKey is the checklist key, null for a standalone task. */
+export function tags(db: Db, task: TaskRow, checklistKey: string | null): JsonValue[] {
+  return db
+    .prepare<[number], { tag_key: string; name: string; a_key: string }>(
+      `SELECT t.key AS tag_key, t.name, a.key AS a_key FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+        WHERE a.target_type = 'task' AND a.target_id = ?`,
+    )
+    .all(task.id)
+    .sort((a, b) => compareText(a.name, b.name))
+    .map((t) => ({ tagKey: t.tag_key, tagName: t.name, assignmentKey: t.a_key, assignmentType: 'Task', parentKey: task.checklist_id === null ? null : checklistKey }));
+}
+
+export function fieldValues(db: Db, taskId: number): Map<string, unknown> {
+  const m = new Map<string, unknown>();
+  for (const r of db.prepare<[number], { field_key: string; value: string | null }>('SELECT field_key, value FROM field_values WHERE task_id = ?').all(taskId)) {
+    try {
+      m.set(r.field_key, r.value === null ? null : JSON.parse(r.value));
+    } catch {
+      m.set(r.field_key, r.value);
+    }
+  }
+  return m;
+}
+
+export function documentOf(db: Db, c: ChecklistRow): TemplateDocument | undefined {
+  const r = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, c.template_version);
+  return r ? parseStoredDocument(r.document) : undefined;
+}
+
+export interface TaskContext {
+  halted: Set<number>;
+  hidden: Set<string>;
+  doc?: TemplateDocument;
+}
+
+/** Flags and document of a checklist's tasks, computed once per payload. */
+export function checklistContext(db: Db, c: ChecklistRow): TaskContext & { tasks: TaskRow[] } {
+  const tasks = db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
+  const doc = documentOf(db, c);
+  const values = new Map<string, unknown>();
+  for (const t of tasks) for (const [k, v] of fieldValues(db, t.id)) values.set(k, v);
+  return { tasks, doc, halted: haltedTasks(tasks), hidden: doc ? hiddenTaskKeys(doc, values) : new Set() };
+}
+
+/** One task's properties shared by the checklist payload's entries and the task payload (6.1). */
+export function taskEntry(db: Db, urls: Urls, t: TaskRow, tc: TaskContext, mode: DateMode): Record<string, JsonValue> {
+  const done = t.status === 'Complete' ? { at: t.completed_at, by: t.completed_by } : t.status === 'NotApplicable' ? { at: t.not_applicable_at, by: t.not_applicable_by } : undefined;
+  const by = done ? person(db, done.by) : { name: null, email: null };
+  const defs: DocField[] = t.checklist_id !== null ? (tc.doc?.tasks.find((d) => d.id === t.key)?.fields ?? []) : [];
+  return {
+    taskId: t.id,
+    taskKey: t.key,
+    taskName: t.name,
+    taskIsHeading: t.is_heading === 1,
+    taskIsCurrentlyHalted: tc.halted.has(t.id),
+    taskIsCurrentlyHidden: tc.hidden.has(t.key),
+    taskDueDateTime: t.is_heading ? null : offsetTime(t.due_at),
+    taskCompletedDateTime: offsetTime(done?.at),
+    taskCompletedByName: by.name,
+    taskCompletedByEmail: by.email,
+    assignees: t.is_heading ? [] : assignees(db, t.id),
+    fields: payloadFields({ db, appUrl: urls.appUrl, taskId: t.id, values: fieldValues(db, t.id) }, defs, mode),
+    comments: t.is_heading ? [] : comments(db, t.id),
+  };
+}
+
+/** Where a task lives in the app: its place on the checklist, or the Tasks grid for a standalone task not attached (6.1). */
+export function taskUrl(urls: Urls, t: TaskRow, c: ChecklistRow | undefined): string {
+  return c ? checklistTaskUrl(urls, c.key, t.key) : myWorkUrl(urls);
+}

@@ -1,0 +1,209 @@
+// The background sender (docs/webhooks.md "Delivery"). It never runs inside an
+// API request: the hook only writes outbox rows; the sender is woken after the
+// write and also polls, so retries follow the emulator clock (moving the clock
+// with /_emulator makes due retries go out). Deliveries stay in SQLite until
+// delivered, failed or cancelled, so a restart resumes them.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createHmac } from 'node:crypto';
+import type { Emulator } from '../emulator';
+import type { Region } from '../context';
+import { backoffMs, type ResolvedWebhookOptions } from './options';
+import { buildEvent, type EventRow } from './payloads/build';
+
+export interface DeliveryRow {
+  id: number;
+  key: string;
+  event_id: number;
+  webhook_id: number | null;
+  target_url: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  headers: string | null;
+  attempt_log: string;
+  replay_of: number | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface AttemptResult {
+  status?: number;
+  error?: string;
+  response?: string;
+  durationMs: number;
+}
+
+export const sign = (secret: string, body: string) => 'sha256=' + createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+
+/** One POST with exact bytes; resolves (never rejects) with the status or the network error. */
+export function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<AttemptResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ ...r, durationMs: Date.now() - started });
+    };
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      finish({ error: 'invalid target URL' });
+      return;
+    }
+    const bytes = Buffer.from(body, 'utf8');
+    const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(u, { method: 'POST', headers: { ...headers, 'Content-Length': String(bytes.length) }, agent: false, signal });
+    const timer = setTimeout(() => {
+      finish({ error: `timed out after ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => finish({ error: signal.aborted ? 'emulator stopped' : e.code ? `${e.code}: ${e.message}` : e.message }));
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < 2048) chunks.push(c);
+        size += c.length;
+      });
+      res.on('end', () => finish({ status: res.statusCode, response: Buffer.concat(chunks).toString('utf8').slice(0, 2048) }));
+      res.on('error', (e) => finish({ status: res.statusCode, error: e.message }));
+      res.on('aborted', () => finish({ status: res.statusCode, error: 'connection closed while reading the answer' }));
+    });
+    req.end(bytes);
+  });
+}
+
+export class WebhookSender {
+  private timer?: NodeJS.Timeout;
+  private scheduled = false;
+  private stopped = false;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly emu: Emulator,
+    readonly options: ResolvedWebhookOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Wakes the sender soon (after the current transaction has committed). */
+  kick(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.tick();
+    });
+  }
+
+  /** Stops sending; requests in flight are aborted and their deliveries stay pending for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.abort.abort();
+    await Promise.all(this.inFlight.values());
+  }
+
+  /** Resolves when nothing is due or in flight (tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
+  }
+
+  private urls(workspaceId: number) {
+    const region = (this.emu.db.prepare<[number], { region: Region }>('SELECT region FROM workspaces WHERE id = ?').get(workspaceId)?.region ?? 'US') as Region;
+    return { appUrl: this.emu.baseUrls[region] };
+  }
+
+  tick(): void {
+    if (this.stopped || !this.emu.db.open) return;
+    const room = this.options.concurrency - this.inFlight.size;
+    if (room <= 0) return;
+    const now = this.emu.clock.now();
+    const due = this.emu.db
+      .prepare<[number, number], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+      .all(now, room + this.inFlight.size)
+      .filter((d) => !this.inFlight.has(d.id))
+      .slice(0, room);
+    for (const d of due) {
+      const p = this.attempt(d)
+        .catch((e) => this.emu.log(`webhooks: delivery ${d.key} failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`))
+        .finally(() => {
+          this.inFlight.delete(d.id);
+          if (!this.stopped) this.kick();
+        });
+      this.inFlight.set(d.id, p);
+    }
+  }
+
+  /** Builds the event's body the first time any of its deliveries is due (once per event). */
+  private processEvent(eventId: number): EventRow {
+    const db = this.emu.db;
+    return db.transaction(() => {
+      const e = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(eventId)!;
+      if (e.state !== 'pending') return e;
+      const built = buildEvent(db, this.urls(e.workspace_id), e);
+      const now = this.emu.clock.now();
+      if ('drop' in built) {
+        db.prepare("UPDATE events SET state = 'dropped', drop_reason = ?, processed_at = ? WHERE id = ?").run(built.drop, now, e.id);
+        db.prepare("UPDATE deliveries SET status = 'dropped', last_error = ? WHERE event_id = ? AND status = 'pending'").run(built.drop, e.id);
+      } else {
+        db.prepare("UPDATE events SET state = 'built', body = ?, processed_at = ? WHERE id = ?").run(built.body, now, e.id);
+      }
+      return db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(eventId)!;
+    })();
+  }
+
+  private async attempt(d: DeliveryRow): Promise<void> {
+    const db = this.emu.db;
+    const e = this.processEvent(d.event_id);
+    if (e.state !== 'built' || e.body === null) return;
+    const secret = d.webhook_id === null ? null : (db.prepare<[number], { secret: string | null }>('SELECT secret FROM webhooks WHERE id = ?').get(d.webhook_id)?.secret ?? null);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json; charset=utf-8',
+      'SVC-Event': e.event_type,
+      'User-Agent': 'wfe-webhooks/0.1',
+    };
+    if (secret) headers['SVC-Signature'] = sign(secret, e.body);
+    const at = this.emu.clock.now();
+    const r = await post(d.target_url, headers, e.body, this.options.timeoutMs, this.abort.signal);
+    if (this.stopped || !db.open) return; // stays pending; sent after the next start
+    this.record(d.id, at, headers, r);
+  }
+
+  private record(id: number, at: number, headers: Record<string, string>, r: AttemptResult): void {
+    const db = this.emu.db;
+    db.transaction(() => {
+      const d = db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?').get(id);
+      if (!d) return;
+      const attempts = d.attempts + 1;
+      const log = JSON.parse(d.attempt_log) as unknown[];
+      log.push({ at, status: r.status ?? null, error: r.error ?? null, durationMs: r.durationMs });
+      const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && !r.error;
+      const now = this.emu.clock.now();
+      let status = d.status;
+      let next = d.next_attempt_at;
+      if (d.status === 'pending') {
+        if (ok) status = 'delivered';
+        else if (attempts >= this.options.maxAttempts) status = 'failed';
+        else next = now + backoffMs(this.options.retryBaseMs, attempts);
+      }
+      const error = r.error ?? (ok ? null : `answered ${r.status}`);
+      db.prepare(
+        `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, last_response = ?, headers = ?, attempt_log = ?,
+                delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END WHERE id = ?`,
+      ).run(status, attempts, next, r.status ?? null, error, r.response ?? null, JSON.stringify(headers), JSON.stringify(log), status, now, id);
+    })();
+  }
+}
