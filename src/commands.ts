@@ -1,4 +1,7 @@
 // Extra subcommands areas add (listen, backup, export, import...).
 import type { Command } from 'commander';
+import { addDatabaseCommands } from './control/commands';
 
-export const commands: ((program: Command) => void)[] = [];
+export const commands: ((program: Command) => void)[] = [
+  addDatabaseCommands,
+];

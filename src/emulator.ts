@@ -9,6 +9,8 @@ import type { Operation } from './operations/define';
 import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureName } from './store/fixtures';
+import { RequestJournal } from './platform/journal';
+import { installPlatform } from './platform/install';
 
 export interface EmulatorOptions {
   db?: string;
@@ -22,12 +24,14 @@ export interface EmulatorOptions {
   noAdmin?: boolean;
   maxBodyBytes?: number;
   log?: (line: string) => void;
+  /** The operation table to serve (tests may serve their own; default: every v3 operation). */
+  ops?: Operation[];
 }
 
 export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
-  readonly ops: Operation[] = operations;
+  readonly ops: Operation[];
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
   readonly throttle = new KeyThrottle();
@@ -40,8 +44,11 @@ export class Emulator {
   readonly log: (line: string) => void;
   /** Idempotency-Key handling (spec v3 4.1 rule 12); platform/idempotency.ts installs it. */
   idempotency?: IdempotencyStore;
+  /** The last requests, for GET /_emulator/journal (platform/journal.ts). */
+  readonly journal = new RequestJournal();
 
   constructor(readonly options: EmulatorOptions = {}) {
+    this.ops = options.ops ?? operations;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
     this.fixture = options.fixture ?? 'demo';
@@ -58,6 +65,7 @@ export class Emulator {
     };
     this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
+    installPlatform(this);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,10 @@
 // workers) install themselves here: each gets the emulator and the app's prefix hooks.
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
+import { installControl } from './control/routes';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
-export const extensions: Extension[] = [];
+export const extensions: Extension[] = [
+  installControl,
+];
