@@ -86,7 +86,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         const row = this.get.get(ws, key);
         if (row && now - row.created_at < IDEMPOTENCY_WINDOW_MS) {
           if (row.fingerprint !== fp) {
-            throw conflict(`The ${field} '${short(key)}' was used within the last 24 hours for a different request. Send a new key for a new request.`);
+            throw conflict(`The idempotency key '${short(key)}' was used within the last 24 hours for a different request. Send a new key for a new request.`);
           }
           if (row.state === 'done') {
             const headers = row.headers ? (JSON.parse(row.headers) as Record<string, string>) : {};
@@ -98,7 +98,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
             };
           }
           if (now - row.created_at < ABANDONED_CLAIM_MS) {
-            throw conflict(`A request with the ${field} '${short(key)}' is still running. Retry when it has finished to receive its answer.`);
+            throw conflict(`A request with the idempotency key '${short(key)}' is still running. Retry when it has finished to receive its answer.`);
           }
         }
         this.claim.run(ws, key, fp, now);
