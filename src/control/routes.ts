@@ -39,7 +39,10 @@ export function parseInstant(s: string, field: string): number {
   if (!ISO_INSTANT.test(t)) throw validationError(`${field} must be an ISO 8601 date-time such as 2025-01-31T09:00:00Z.`, field);
   const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(t) ? t : t + 'Z';
   const ms = Date.parse(withZone);
-  if (!Number.isFinite(ms)) throw validationError(`${field} is not a real date-time.`, field);
+  const [y, mo, d, h, mi, se] = t.split(/[-T:.Zz+]/).map(Number);
+  const real = new Date(Date.UTC(y, mo - 1, d));
+  const calendar = real.getUTCFullYear() === y && real.getUTCMonth() === mo - 1 && real.getUTCDate() === d;
+  if (!Number.isFinite(ms) || !calendar || h > 23 || mi > 59 || (se ?? 0) > 59) throw validationError(`${field} is not a real date-time.`, field);
   if (ms < MIN_MS || ms > MAX_MS) throw validationError(`${field} must lie between 1970 and 9999.`, field);
   return ms;
 }
