@@ -154,7 +154,7 @@ test('control: GET /_emulator/journal lists the last requests, newest first, wit
 
 test('control: the journal is bounded (a ring of its capacity)', () => {
   const j = new RequestJournal(3);
-  for (let i = 0; i < 5; i++) j.record({ at: '', method: 'GET', path: `/${i}`, status: 200, requestId: String(i), durationMs: 0, region: 'US' });
+  for (let i = 0; i < 5; i++) j.record({ at: 0, method: 'GET', path: `/${i}`, status: 200, requestId: String(i), durationMs: 0, region: 'US' });
   assert.equal(j.size, 3);
   assert.deepEqual(j.last(10).map((e) => e.path), ['/4', '/3', '/2']);
 });

@@ -19,8 +19,11 @@ export interface JournalMark {
   requestId?: string;
 }
 
+/** As kept in memory: the time stays a number until someone reads the journal. */
+type Stored = Omit<JournalEntry, 'at'> & { at: number };
+
 export class RequestJournal {
-  private ring: (JournalEntry | undefined)[];
+  private ring: (Stored | undefined)[];
   private next = 0;
   private count = 0;
 
@@ -28,7 +31,7 @@ export class RequestJournal {
     this.ring = new Array(capacity);
   }
 
-  record(e: JournalEntry): void {
+  record(e: Stored): void {
     this.ring[this.next] = e;
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
@@ -37,7 +40,10 @@ export class RequestJournal {
   /** The last `limit` entries, newest first. */
   last(limit: number): JournalEntry[] {
     const out: JournalEntry[] = [];
-    for (let i = 1; i <= Math.min(limit, this.count); i++) out.push(this.ring[(this.next - i + this.capacity) % this.capacity]!);
+    for (let i = 1; i <= Math.min(limit, this.count); i++) {
+      const e = this.ring[(this.next - i + this.capacity) % this.capacity]!;
+      out.push({ ...e, at: new Date(e.at).toISOString() });
+    }
     return out;
   }
 
@@ -67,7 +73,7 @@ export function withJournal(emu: { journal: RequestJournal; clock: { now(): numb
     const mark: JournalMark = {};
     const res = await handle(req, sourceIp, mark);
     emu.journal.record({
-      at: new Date(at).toISOString(),
+      at,
       method: req.method,
       path,
       status: res.status,
