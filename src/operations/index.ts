@@ -2,9 +2,13 @@
 // and the OpenAPI document are generated from this list. Add an area's file here.
 import type { Operation } from './define';
 import { peopleOperations } from './people';
+import { checklistOperations } from './checklists';
+import { standaloneOperations } from './standalone';
 
 export const operations: Operation[] = [
   ...peopleOperations,
+  ...checklistOperations,
+  ...standaloneOperations,
 ];
 
 const ids = new Set<string>();
