@@ -4,11 +4,13 @@ import type { Operation } from './define';
 import { peopleOperations } from './people';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
+import { taskOperations } from './tasks';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...checklistOperations,
   ...standaloneOperations,
+  ...taskOperations,
 ];
 
 const ids = new Set<string>();
