@@ -24,7 +24,7 @@ after(async () => {
 });
 
 const taskCount = () => (s.emu.db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE checklist_id IS NULL').get() as { n: number }).n;
-const raise = (key: string, body: Record<string, unknown>) => s.api(key, 'POST', '/v3/tasks', body);
+const raise = (key: string, body: Record<string, unknown> | string) => s.api(key, 'POST', '/v3/tasks', body);
 
 test('2.4 get: a standalone task reads as task detail plus its own properties', async () => {
   const r = await s.api(KEYS.admin, 'GET', `/v3/tasks/${DEMO.renewInsurance}`);
