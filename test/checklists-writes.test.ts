@@ -312,3 +312,20 @@ test('4.3 attached-tasks: lists the standalone tasks attached to a checklist', a
   refused(await s.api(KEYS.admin, 'GET', `/v3/checklists/${DEMO.globexChecklist}/attached-tasks`), 404, 'CHECKLIST_NOT_FOUND');
   refused(await s.api(KEYS.admin, 'GET', '/v3/checklists/zzz/attached-tasks'), 400, 'VALIDATION_ERROR', 'checklistKey');
 });
+
+test('4.7 delete: a checklist with comments, attachments, answers and snoozes goes whole', async () => {
+  const c = (await create(KEYS.member, { templateKey: DEMO.expense, name: 'Busy checklist', parameters: { Amount: '5' } })).body;
+  const base = `/v3/checklists/${c.key}/tasks/${DEMO.tasks.submitReceipts}`;
+  const cm = await s.api(KEYS.member, 'POST', `${base}/comments`, {
+    html: '<p>See attached</p>',
+    attachment: { name: 'r.txt', contentType: 'text/plain', data: Buffer.from('receipt').toString('base64') },
+  });
+  assert.equal(cm.status, 201, cm.text);
+  assert.equal((await s.api(KEYS.member, 'PUT', `${base}/snooze`, { snoozedUntil: '2031-01-01T00:00:00Z' })).status, 200);
+  assert.equal((await s.api(KEYS.member, 'POST', `${base}/tags`, { tags: ['busy-only'] })).status, 200);
+  const r = await s.api(KEYS.member, 'DELETE', `/v3/checklists/${c.key}`);
+  assert.equal(r.status, 204, r.text);
+  assert.equal(count('SELECT COUNT(*) AS n FROM comments WHERE task_id NOT IN (SELECT id FROM tasks)'), 0);
+  assert.equal(count('SELECT COUNT(*) AS n FROM files WHERE task_id IS NOT NULL AND task_id NOT IN (SELECT id FROM tasks)'), 0);
+  assert.equal(await tagRow('busy-only'), undefined);
+});

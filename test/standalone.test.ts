@@ -219,3 +219,14 @@ test('4.7: deleting a checklist keeps its attached standalone tasks, detached', 
   assert.equal(r.status, 200);
   assert.equal(r.body.checklist, undefined);
 });
+
+test("4.7 standalone tags: POST /v3/tasks/{taskKey}/tags tags the task's own list; the tag leaves with its last carrier", async () => {
+  const t = (await raise(KEYS.member, { name: 'Tag me standalone' })).body;
+  let r = await s.api(KEYS.member, 'POST', `/v3/tasks/${t.key}/tags`, { tags: ['Solo Tag'] });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual((await s.api(KEYS.member, 'GET', `/v3/tasks/${t.key}`)).body.tags, ['Solo Tag']);
+  r = await s.api(KEYS.member, 'DELETE', `/v3/tasks/${t.key}/tags?name=solo%20tag`);
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual((await s.api(KEYS.member, 'GET', `/v3/tasks/${t.key}`)).body.tags, []);
+  assert.deepEqual((await s.api(KEYS.admin, 'GET', '/v3/tags?search=solo')).body.items, []);
+});
