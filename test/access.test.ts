@@ -2,7 +2,7 @@
 // and the naming rules of 2.4 (ambiguous Alex Kim 107/108, deactivated Dee Departed 106).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, callTool, withoutRequestId, KEYS, DEMO, type TestServer } from './helpers/server';
+import { startTestServer, callTool, withoutRequestId, KEYS, DEMO, type TestServer, type ApiAnswer } from './helpers/server';
 import { F, T, newChecklist, recordEvents, refused, taskPath } from './helpers/tasks';
 
 let s: TestServer;
@@ -14,7 +14,7 @@ after(async () => {
   await s.close();
 });
 
-const ok = async (p: Promise<{ status: number; text: string }>, status = 200) => {
+const ok = async (p: Promise<ApiAnswer>, status = 200): Promise<ApiAnswer> => {
   const r = await p;
   assert.equal(r.status, status, r.text);
   return r;
