@@ -162,6 +162,25 @@ test('4.6 rule 2: unknown tool and malformed arguments are isError results, not 
   assert.match(missing.text, /^VALIDATION_ERROR: groupId is required requestId: \S+$/);
 });
 
+test('4.6 rule 2: tools/call whose arguments are not an object is refused like a bad REST body; no name is a JSON-RPC invalid params', async () => {
+  const call = (params: unknown) => ({ jsonrpc: '2.0', id: 9, method: 'tools/call', ...(params === undefined ? {} : { params }) });
+  for (const args of [[1], null, 'x', 5]) {
+    const r = await s.api(KEYS.admin, 'POST', '/mcp', call({ name: 'list_members', arguments: args }), ACCEPT);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result.isError, true, JSON.stringify(args));
+    assert.equal(r.body.result.structuredContent.error.code, 'VALIDATION_ERROR');
+    assert.equal(r.body.result.structuredContent.error.field, 'arguments');
+  }
+  for (const params of [undefined, 5, {}, { name: 5 }]) {
+    const r = await s.api(KEYS.admin, 'POST', '/mcp', call(params), ACCEPT);
+    assert.ok(r.status === 200 || r.status === 400, r.text);
+    assert.ok(r.body.error.code === -32602 || r.body.error.code === -32700, r.text);
+  }
+  // No arguments at all is an empty argument object.
+  const none = await s.api(KEYS.admin, 'POST', '/mcp', call({ name: 'list_groups' }), ACCEPT);
+  assert.equal(none.body.result.structuredContent.total, 3);
+});
+
 test('4.1 rule 7 over MCP HTTP: an unknown X-SVC-Timezone refuses the tool call with field X-SVC-Timezone', async () => {
   const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_groups', arguments: {} } };
   const r = await s.api(KEYS.admin, 'POST', '/mcp', call, { ...ACCEPT, 'X-SVC-Timezone': 'Atlantis/Capital', 'X-Request-Id': 'tz-1' });
