@@ -249,6 +249,7 @@ test('4.1: a wrong method is 405 METHOD_NOT_ALLOWED with Allow', async () => {
     ['PATCH', '/v3/tags'],
     ['POST', '/v3/auth/test'],
     ['DELETE', '/v3/workspace'],
+    ['POST', '/v3/openapi.json'],
   ]) {
     const r = await s.api(KEYS.admin, method, path, method === 'DELETE' ? undefined : {});
     assertError(r, 405, 'METHOD_NOT_ALLOWED');

@@ -238,10 +238,18 @@ test('8: over budget, /mcp answers inside the JSON-RPC response with the rate-li
     // Cheap messages alone still pass (separate budget).
     const cheap = await small.api(KEYS.admin, 'POST', '/mcp', { jsonrpc: '2.0', id: 4, method: 'ping' }, ACCEPT);
     assert.deepEqual(cheap.body, { jsonrpc: '2.0', id: 4, result: {} });
-    // REST gets the plain 429.
-    const rest = await small.api(KEYS.admin, 'GET', '/v3/members');
+    // REST gets the plain 429 with Retry-After, the four headers and retryAfterSeconds.
+    const rest = await small.api(KEYS.member, 'GET', '/v3/members', undefined, { 'X-Request-Id': 'rest-over' });
     assert.equal(rest.status, 429);
     assert.equal(rest.body.error.code, 'RATE_LIMIT_EXCEEDED');
+    assert.equal(rest.body.error.requestId, 'rest-over');
+    assert.equal(String(rest.body.error.retryAfterSeconds), rest.headers.get('retry-after'));
+    assert.equal(rest.headers.get('x-ratelimit-bucket'), 'standard');
+    assert.equal(rest.headers.get('x-ratelimit-limit'), '1');
+    assert.equal(rest.headers.get('x-ratelimit-remaining'), '0');
+    assert.match(rest.headers.get('x-ratelimit-reset')!, /^\d+$/);
+    // The cheap auth test still works: the budgets are counted separately.
+    assert.equal((await small.api(KEYS.admin, 'GET', '/v3/auth/test')).status, 200);
   } finally {
     await small.close();
   }
