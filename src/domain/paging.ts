@@ -30,6 +30,13 @@ export function lenientPageSize(v: unknown): number {
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 50;
 }
 
+/**
+ * What every cursor is also bound to: the workspace and the key that asked
+ * (spec v3 4.1 rule 11 binds my-work cursors to the member; we bind every list's
+ * cursor to the key, which is stricter and never leaks across workspaces).
+ */
+export const cursorScope = (ctx: { workspace: { id: number }; actor: { key: { id: number } } }) => [ctx.workspace.id, ctx.actor.key.id];
+
 const bindingOf = (binding: unknown) => sha256(JSON.stringify(binding)).slice(0, 16);
 
 export function encodeCursor(offset: number, binding: unknown): string {

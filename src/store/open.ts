@@ -31,9 +31,18 @@ export function openDb(file?: string): Db {
   return db;
 }
 
-export function migrate(db: Db): void {
+/**
+ * Applies every block above the database's user_version, each in its own
+ * transaction, in version order. Never drops anything: an older file database
+ * keeps its rows and gains what later blocks add. `blocks` is for tests.
+ */
+export function migrate(db: Db, blocks = schemaBlocks()): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (const block of schemaBlocks()) {
+  const newest = Math.max(0, ...blocks.map((b) => b.version));
+  if (current > newest) {
+    throw new Error(`This database has schema version ${current}, newer than this wfe knows (${newest}). Use the wfe release that wrote it, or a newer one.`);
+  }
+  for (const block of [...blocks].sort((a, b) => a.version - b.version)) {
     if (block.version <= current) continue;
     db.transaction(() => {
       db.exec(block.sql);

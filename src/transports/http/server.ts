@@ -1,10 +1,13 @@
 // node:http at the edge: @hono/node-server's getRequestListener turns
 // IncomingMessage into a web Request (measured ~3x a hand-written adapter).
+// Requests node:http or the adapter cannot parse are still answered in the v3
+// envelope (spec v3 4.1: never a dropped connection, never a bare 500).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import type { AddressInfo, Socket } from 'node:net';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
+import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
 import { errorResponse, requestIdFrom } from './respond';
 
@@ -23,6 +26,37 @@ export interface Running {
 
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
+/** A request line or Host header the adapter cannot turn into a URL (e.g. `GET *`, `Host: a b`). */
+function adapterError(err: unknown): unknown {
+  if (err instanceof RequestError) return validationError(`Invalid request: ${err.message.toLowerCase()}.`);
+  return err;
+}
+
+/**
+ * Requests node:http refuses before any handler runs (bad Content-Length,
+ * garbage request line, oversized headers, a body that never arrives): answered
+ * in the envelope on the raw socket, then the connection is closed.
+ */
+function clientErrorAnswer(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(431, 'REQUEST_HEADERS_TOO_LARGE', 'The request headers are larger than the limit of 32 KiB.')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, 'REQUEST_TIMEOUT', 'The request did not arrive in full in time (headers within 20 s, the whole request within 60 s).')
+        : validationError('Invalid request: the HTTP request could not be parsed (check the request line, Content-Length and Transfer-Encoding).');
+  const requestId = requestIdFrom(null);
+  const body = JSON.stringify(errorBody(e, requestId));
+  const reason = e.status === 431 ? 'Request Header Fields Too Large' : e.status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${e.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<Running> {
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
@@ -32,14 +66,17 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const listener = getRequestListener(
       (req: Request, env: { incoming: { socket: { remoteAddress?: string } } }) => fetch(req, env.incoming.socket.remoteAddress ?? 'unknown'),
       {
-        errorHandler: (err: unknown) => errorResponse(err, requestIdFrom(null), {}, emu.log),
+        // HTTP/1.0 clients may send no Host; the emulator does not route by host.
+        hostname: 'localhost',
+        errorHandler: (err: unknown) => errorResponse(adapterError(err), requestIdFrom(null), {}, emu.log),
       },
     );
-    const server = createServer({ maxHeaderSize: 32 * 1024 }, listener as never);
+    const server = createServer({ maxHeaderSize: 32 * 1024, requireHostHeader: false }, listener as never);
     // Slow-client guard: a request must arrive whole within these limits.
     server.headersTimeout = 20_000;
     server.requestTimeout = 60_000;
     server.keepAliveTimeout = 5_000;
+    server.on('clientError', clientErrorAnswer);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
