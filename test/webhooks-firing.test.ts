@@ -384,6 +384,23 @@ test('6.3 task_assigned: only for somebody who did not have the task; PUT replac
   await cleanup(sub, taskScope);
 });
 
+test('6.3 task_assigned: also fires for people a comment assigns by mention (not when they had it) and for assignees of a new standalone task', async () => {
+  const c = await expense('Expense: mention');
+  const sub = await h.subscribe({ eventType: 'task_assigned', targetUrl: to('as-mention') });
+  const task = '21000000-0000-4000-8000-000000000203';
+  await ok(s.api(KEYS.admin, 'PUT', taskPath(c, task, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] }));
+  await ok(s.api(KEYS.admin, 'POST', taskPath(c, task, '/comments'), { text: 'over to you', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.mia }, { type: 'TeamMember', id: DEMO.members.omar }] }), 201);
+  const raised = await ok(s.api(KEYS.admin, 'POST', '/v3/tasks', { name: 'Raised for Nora', assignees: [{ type: 'TeamMember', id: DEMO.members.nora }] }), 201);
+  await h.settle();
+  const got = (await h.bodies(sub)).map((b) => [b.taskKey, b.assigneeId, b.isStandalone]);
+  assert.deepEqual(got, [
+    [task, DEMO.members.mia, false],
+    [task, DEMO.members.omar, false],
+    [raised.key, DEMO.members.nora, true],
+  ]);
+  await cleanup(sub);
+});
+
 // ── once-only ───────────────────────────────────────────────────────────────────
 
 test('6 rule 7: a subscription matching an event in more than one way receives it once (legacy task_completed with taskKey and templateKey)', async () => {
