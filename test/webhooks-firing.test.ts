@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { startTestServer, callTool, KEYS, DEMO, type TestServer } from './helpers/server';
 import { startReceiver, harness, type Receiver } from './helpers/webhooks';
 import { F, T, newChecklist, taskPath } from './helpers/tasks';
 
@@ -160,6 +160,23 @@ test('6.3 task_completed: fires each time a task is completed (complete, uncompl
   assert.equal(second.taskUrl, `${s.us}/app/checklists/${c}/tasks/21000000-0000-4000-8000-000000000202`);
   assert.notEqual(first.taskCompletedDateTime, null);
   await cleanup(sub);
+});
+
+test('6.3 task_completed and comment_created: the MCP tools complete_task and add_task_comment fire like REST', async () => {
+  const c = await expense('Expense: MCP');
+  const done = await h.subscribe({ eventType: 'task_completed', targetUrl: to('mcp-tc'), scope: { type: 'Task', key: '21000000-0000-4000-8000-000000000202' } });
+  const said = await h.subscribe({ eventType: 'comment_created', targetUrl: to('mcp-cm'), scope: { type: 'Task', key: '21000000-0000-4000-8000-000000000202' } });
+  const mcp = await s.mcp(KEYS.member);
+  const r = await callTool(mcp, 'complete_task', { checklistKey: c, taskKey: '21000000-0000-4000-8000-000000000202' });
+  assert.equal(r.isError, false, r.text);
+  const m = await callTool(mcp, 'add_task_comment', { checklistKey: c, taskKey: '21000000-0000-4000-8000-000000000202', text: 'via MCP' });
+  assert.equal(m.isError, false, m.text);
+  await h.settle();
+  const [body] = await h.bodies(done);
+  assert.equal(body.taskCompletedByName, 'Mia Member');
+  const [comment] = await h.bodies(said);
+  assert.equal(comment.commentText, 'via MCP');
+  await cleanup(done, said);
 });
 
 test('6.3 task_completed: dropped when the task is no longer complete when processed (sender paused: complete, uncomplete, resume)', async () => {
