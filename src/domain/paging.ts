@@ -74,4 +74,6 @@ export function paginate<T, R = T>(all: T[], pageSize: number, after: string | u
   };
 }
 
-export const compareText = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+// One collator for every comparison: localeCompare with options builds a new one per call.
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+export const compareText = (a: string, b: string): number => collator.compare(a, b);
