@@ -43,6 +43,14 @@ function stdioClient(key: string): Promise<Client> {
   return c;
 }
 
+/** One Streamable HTTP client per key (the server is stateless: each call is its own request). */
+const http = new Map<string, Promise<Client>>();
+function httpClient(key: string): Promise<Client> {
+  let c = http.get(key);
+  if (!c) http.set(key, (c = s.mcp(key)));
+  return c;
+}
+
 const toolOps = (): Operation[] => s.emu.ops.filter((o) => o.tool);
 const ACCEPT = { Accept: 'application/json, text/event-stream' };
 
@@ -121,7 +129,7 @@ for (const transport of ['Streamable HTTP', 'stdio'] as const) {
         const key = call.key ?? KEYS.admin;
         const args = await argsOf(call);
         const rest = await restBody(op, call, args);
-        const client = transport === 'stdio' ? await stdioClient(key) : await s.mcp(key);
+        const client = transport === 'stdio' ? await stdioClient(key) : await httpClient(key);
         const r = await callTool(client, op.tool!, call.setupEachCall ? await argsOf(call) : args);
         assertToolMatchesRest(op, transport, rest, r, call, kind === 'refusal');
       }

@@ -59,7 +59,7 @@ export const withoutDeep =
 
 const NOWHERE = '99999999-9999-4999-8999-999999999999';
 const TASK = `/v3/checklists/${DEMO.janeDoe}/tasks/${DEMO.tasks.managerApproval}`;
-/** The task the task-write samples work on: incomplete, unassigned, no due date, no required field. */
+/** The task the task-write samples work on: incomplete, unassigned, no due date, no required field (a stop task). */
 const task = { checklistKey: DEMO.janeDoe, taskKey: DEMO.tasks.managerApproval };
 const noSchemaRefusal: NoRefusal = { none: 'takes no arguments' };
 
@@ -70,7 +70,9 @@ async function committedDraft(rest: SetupRest) {
   const { key } = await newDraft({ name: 'Parity commit', tasks: [] })(rest);
   await rest('POST', `/v3/drafts/${key}/commit`);
   for (let i = 0; i < 100; i++) {
-    if ((await rest('GET', `/v3/drafts/${key}/commit`)).state !== 'pending') return { key };
+    const { state } = await rest('GET', `/v3/drafts/${key}/commit`);
+    if (state === 'succeeded') return { key };
+    if (state !== 'pending') throw new Error(`the commit of draft ${key} ${state}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`the commit of draft ${key} did not finish`);
