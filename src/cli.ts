@@ -2,6 +2,7 @@
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { createEmulator, start } from './start';
 import { serveStdio } from './transports/mcp/stdio';
+import { hostForUrl } from './transports/http/server';
 import { fixtureNames } from './store/fixtures';
 import { readAsset } from './assets';
 import { existsSync, readFileSync } from 'node:fs';
@@ -91,8 +92,22 @@ export function buildProgram(): Command {
     .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').env('WFE_FIXTURE').default('demo'))
     .addOption(budgetOption('--standard-budget <n>', 'standard requests per hour per workspace', 'WFE_STANDARD_BUDGET', 1000))
     .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
+    // Answers carry links (url, file downloads) on the regional addresses. stdio has none, so the
+    // links name those of the `wfe serve` sharing the database: the same flags and variables.
+    // 0 (serve: any free port) cannot be known here and leaves the default port.
+    .addOption(new Option('--host <host>', 'host of the wfe serve whose addresses links carry').env('WFE_HOST').default('127.0.0.1'))
+    .addOption(new Option('--port-us <port>', 'US port of the wfe serve whose addresses links carry').env('WFE_PORT_US').argParser(port).default(8787))
+    .addOption(new Option('--port-eu <port>', 'EU port of the wfe serve whose addresses links carry').env('WFE_PORT_EU').argParser(port).default(8788))
     .action(async (o) => {
-      const { emu } = createEmulator({ db: o.db, fixture: o.fixture, standardBudget: o.standardBudget, cheapBudget: o.cheapBudget, log: (l) => process.stderr.write(l + '\n') });
+      const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
+      const { emu } = createEmulator({
+        db: o.db,
+        fixture: o.fixture,
+        standardBudget: o.standardBudget,
+        cheapBudget: o.cheapBudget,
+        baseUrls: { US: base(o.portUs, 8787), EU: base(o.portEu, 8788) },
+        log: (l) => process.stderr.write(l + '\n'),
+      });
       const close = await serveStdio(emu, o.key);
       const stop = async () => {
         await close();

@@ -122,6 +122,9 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
     throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
   }
+  // The whole-body input is always present, undefined when nothing was sent: REST without a
+  // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
+  if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };
   const schema = inputSchema(op);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw zodToApiError(parsed.error, raw);

@@ -27,7 +27,7 @@ test('CLI: wfe serve --help and wfe mcp --help list their options and variables'
   }
   const mcp = runCli(['mcp', '--help']);
   assert.equal((await mcp.exited).code, 0);
-  for (const o of ['--key', '--db', '--fixture', 'SVC_API_KEY']) assert.ok(mcp.stdout().includes(o), o);
+  for (const o of ['--key', '--db', '--fixture', 'SVC_API_KEY', '--host', '--port-us', '--port-eu', 'WFE_PORT_US']) assert.ok(mcp.stdout().includes(o), o);
 });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, callTool, mcpStdioClient, withoutRequestId, KEYS, type TestServer } from './helpers/server';
-import { opSamples, type SampleCall } from './helpers/op-samples';
+import { startTestServer, callTool, mcpStdioClient, withoutRequestId, DEMO, KEYS, type TestServer } from './helpers/server';
+import { opSamples, type NoRefusal, type SampleCall, type SetupRest } from './helpers/op-samples';
 import { restCallFor } from './helpers/spine';
 import { toolInputSchema, successResult } from '../src/transports/mcp/tools';
 import type { Operation } from '../src/operations/define';
+import type { ZodType } from 'zod';
 
 let s: TestServer;
 let dir: string;
@@ -32,23 +33,59 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** One stdio `wfe mcp` process per key, on the shared database file. */
+/** One stdio `wfe mcp` process per key, on the shared database file, its links naming the server's addresses. */
 function stdioClient(key: string): Promise<Client> {
   let c = stdio.get(key);
   if (!c) {
-    c = mcpStdioClient(key, ['--db', dbFile]);
+    c = mcpStdioClient(key, ['--db', dbFile, '--port-us', new URL(s.us).port, '--port-eu', new URL(s.eu).port]);
     stdio.set(key, c);
   }
+  return c;
+}
+
+/** One Streamable HTTP client per key (the server is stateless: each call is its own request). */
+const http = new Map<string, Promise<Client>>();
+function httpClient(key: string): Promise<Client> {
+  let c = http.get(key);
+  if (!c) http.set(key, (c = s.mcp(key)));
   return c;
 }
 
 const toolOps = (): Operation[] => s.emu.ops.filter((o) => o.tool);
 const ACCEPT = { Accept: 'application/json, text/event-stream' };
 
-async function restBody(op: Operation, call: SampleCall) {
-  const rc = restCallFor(op, call.args);
+async function restBody(op: Operation, call: SampleCall, args: Record<string, unknown>) {
+  const rc = restCallFor(op, args);
   const r = await s.api(call.key ?? KEYS.admin, rc.method, rc.path, rc.body);
   return r;
+}
+
+/** Setup's REST: as the fixture Administrator; a setup that fails stops the test with its answer. */
+const setupRest: SetupRest = async (method, path, body) => {
+  const r = await s.api(KEYS.admin, method, path, body);
+  assert.ok(r.status < 300, `sample setup ${method} ${path} answered ${r.status} ${r.text}`);
+  return r.body;
+};
+
+/** The sample's arguments, with what its setup made merged over them. */
+async function argsOf(call: SampleCall): Promise<Record<string, unknown>> {
+  return call.setup ? { ...call.args, ...(await call.setup(setupRest)) } : call.args;
+}
+
+const isNoRefusal = (c: SampleCall | NoRefusal): c is NoRefusal => 'none' in c;
+
+/**
+ * A sample may say the operation can refuse nothing only when that is so: a GET whose every
+ * argument is an optional boolean (REST reads any value but `true` as false) or that has none.
+ */
+function assertNothingToRefuse(op: Operation, why: string): void {
+  assert.ok(why.trim().length > 0, `${op.id}: say why nothing can be refused`);
+  assert.equal(op.method, 'GET', `${op.id}: only a read may claim it refuses nothing`);
+  for (const [name, schema] of Object.entries(op.input)) {
+    const zs = schema as ZodType;
+    const optionalBool = [undefined, true, false].every((v) => zs.safeParse(v).success) && !zs.safeParse('x').success && !zs.safeParse(1).success;
+    assert.ok(optionalBool, `${op.id}: argument ${name} can be refused; give a refusal sample`);
+  }
 }
 
 function assertToolMatchesRest(op: Operation, transport: string, rest: { status: number; body: any }, r: Awaited<ReturnType<typeof callTool>>, call: SampleCall, refusal: boolean): void {
@@ -71,8 +108,15 @@ function assertToolMatchesRest(op: Operation, transport: string, rest: { status:
 }
 
 test('4.6: every operation with a tool has parity samples (test/helpers/op-samples.ts)', () => {
-  const missing = toolOps().filter((o) => !opSamples[o.id]).map((o) => `${o.id} (${o.tool})`);
+  const missing = toolOps().filter((o) => !opSamples[o.id]?.ok || !opSamples[o.id]?.refusal).map((o) => `${o.id} (${o.tool})`);
   assert.deepEqual(missing, [], `add samples for: ${missing.join(', ')}`);
+  for (const op of toolOps()) {
+    const r = opSamples[op.id].refusal;
+    if (isNoRefusal(r)) assertNothingToRefuse(op, r.none);
+  }
+  // Samples of operations that are gone (or lost their tool) would silently test nothing.
+  const stale = Object.keys(opSamples).filter((id) => !toolOps().some((o) => o.id === id));
+  assert.deepEqual(stale, [], 'samples for operations without a tool');
 });
 
 for (const transport of ['Streamable HTTP', 'stdio'] as const) {
@@ -81,10 +125,12 @@ for (const transport of ['Streamable HTTP', 'stdio'] as const) {
       const sample = opSamples[op.id];
       if (!sample) continue; // reported by the test above
       for (const [kind, call] of [['ok', sample.ok], ['refusal', sample.refusal]] as const) {
+        if (isNoRefusal(call)) continue; // checked by the test above
         const key = call.key ?? KEYS.admin;
-        const rest = await restBody(op, call);
-        const client = transport === 'stdio' ? await stdioClient(key) : await s.mcp(key);
-        const r = await callTool(client, op.tool!, call.args);
+        const args = await argsOf(call);
+        const rest = await restBody(op, call, args);
+        const client = transport === 'stdio' ? await stdioClient(key) : await httpClient(key);
+        const r = await callTool(client, op.tool!, call.setupEachCall ? await argsOf(call) : args);
         assertToolMatchesRest(op, transport, rest, r, call, kind === 'refusal');
       }
     }
@@ -109,8 +155,8 @@ test('4.6: tools/list is exactly the table operations with a tool, over HTTP and
       else if (!PURE_POSTS.has(op.id)) assert.equal(op.annotations.readOnlyHint, false, `${op.id} writes: not readOnly`);
     }
   }
-  // Operations the spec gives no tool (auth test, workspace) are not tools.
-  assert.ok(!expected.includes('authTest') && !expected.some((n) => /auth_?test|workspace/i.test(n)));
+  // Operations the spec gives no tool (auth test, workspace) are not tools (get_authoring_guide is one).
+  assert.ok(!expected.some((n) => /(^|_)auth(_|$)|workspace/.test(n)), expected.join(', '));
 });
 
 const PURE_POSTS = new Set(['validateTemplate', 'validateTemplateDraft', 'searchChecklists']);
@@ -255,5 +301,35 @@ test('8: over budget, /mcp answers inside the JSON-RPC response with the rate-li
     assert.equal((await small.api(KEYS.admin, 'GET', '/v3/auth/test')).status, 200);
   } finally {
     await small.close();
+  }
+});
+
+test('4.6 rule 2: a whole-document argument left out is refused as REST refuses the request without a body', async () => {
+  const op = (id: string) => s.emu.ops.find((o) => o.id === id)!;
+  const { key: draft } = (await s.api(KEYS.admin, 'POST', '/v3/drafts', {})).body;
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['createTemplate', KEYS.admin, {}],
+    ['createTemplate', KEYS.noperm, {}], // permission is checked before the document is read (4.4 rule 5)
+    ['createTemplateVersion', KEYS.admin, { key: DEMO.vendor }],
+    ['updateTemplateDraft', KEYS.admin, { key: draft }],
+  ];
+  for (const [id, key, args] of cases) {
+    const rest = await restBody(op(id), { key, args }, args);
+    assert.ok(rest.status === 400 || rest.status === 403, `${id}: ${rest.status} ${rest.text}`);
+    for (const client of [await s.mcp(key), await stdioClient(key)]) {
+      const r = await callTool(client, op(id).tool!, args);
+      assert.equal(r.isError, true, id);
+      assert.deepEqual(withoutRequestId(r.body), withoutRequestId(rest.body), `${id} as ${key}`);
+    }
+  }
+});
+
+test('4.6 stdio: links carry the addresses of the wfe serve named by --host, --port-us, --port-eu', async () => {
+  const c = await mcpStdioClient(KEYS.admin, ['--db', dbFile, '--host', 'localhost', '--port-us', '9123', '--port-eu', '0']);
+  try {
+    const r = await callTool(c, 'get_template', { key: DEMO.expense });
+    assert.equal(r.body.url, `http://localhost:9123/app/templates/${DEMO.expense}`);
+  } finally {
+    await c.close();
   }
 });

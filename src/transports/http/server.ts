@@ -24,7 +24,8 @@ export interface Running {
   close(): Promise<void>;
 }
 
-const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+/** The host as written in a URL: a wildcard bind is reached at 127.0.0.1; IPv6 in brackets. */
+export const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /** A request line or Host header the adapter cannot turn into a URL (e.g. `GET *`, `Host: a b`). */
 function adapterError(err: unknown): unknown {
