@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { compareText, decodeCursor, paginate, parseSort, type Sort } from '../paging';
-import { checklistAccess } from '../access/checklists';
+import { readableChecklists } from '../access/checklists';
 import type { ChecklistRow } from './lookup';
 import { checklistView } from './view';
 
@@ -82,7 +82,7 @@ export function selectChecklists(ctx: Ctx, f: ChecklistFilters): ChecklistRow[] 
   }
   const rows = ctx.db.prepare<(string | number)[], ChecklistRow>(`SELECT * FROM checklists WHERE ${where.join(' AND ')}`).all(...args);
   if (ctx.actor.kind === 'workspace' || ctx.actor.isAdmin) return rows;
-  return rows.filter((r) => checklistAccess(ctx, r).canRead);
+  return rows.filter(readableChecklists(ctx));
 }
 
 const STATUS_ORDER: Record<string, number> = { Scheduled: 0, InProgress: 1, Complete: 2 };
