@@ -369,10 +369,12 @@ CREATE TABLE idempotency (
   fingerprint  TEXT NOT NULL,                    -- hash of the request it first answered
   state        TEXT NOT NULL,                    -- running, done
   status       INTEGER,
-  body         TEXT,
+  body         TEXT,                             -- JSON of the first answer's body; NULL for 204
+  headers      TEXT,                             -- JSON of the first answer's extra headers
   created_at   INTEGER NOT NULL,
   PRIMARY KEY (workspace_id, key)
 );
+CREATE INDEX idempotency_created ON idempotency(created_at);
 
 CREATE TABLE settings (
   name  TEXT PRIMARY KEY,

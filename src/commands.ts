@@ -1,5 +1,6 @@
 // Extra subcommands areas add (listen, backup, export, import...).
 import type { Command } from 'commander';
 import { addForwardOption, addListenCommand } from './webhooks/listen';
+import { addDatabaseCommands } from './control/commands';
 
-export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption];
+export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption, addDatabaseCommands];

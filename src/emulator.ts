@@ -10,6 +10,8 @@ import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureName } from './store/fixtures';
 import type { WebhookOptions } from './webhooks/options';
+import { RequestJournal } from './platform/journal';
+import { installPlatform } from './platform/install';
 
 export interface EmulatorOptions {
   db?: string;
@@ -25,12 +27,14 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
+  /** The operation table to serve (tests may serve their own; default: every v3 operation). */
+  ops?: Operation[];
 }
 
 export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
-  readonly ops: Operation[] = operations;
+  readonly ops: Operation[];
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
   readonly throttle = new KeyThrottle();
@@ -43,8 +47,11 @@ export class Emulator {
   readonly log: (line: string) => void;
   /** Idempotency-Key handling (spec v3 4.1 rule 12); platform/idempotency.ts installs it. */
   idempotency?: IdempotencyStore;
+  /** The last requests, for GET /_emulator/journal (platform/journal.ts). */
+  readonly journal = new RequestJournal();
 
   constructor(readonly options: EmulatorOptions = {}) {
+    this.ops = options.ops ?? operations;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
     this.fixture = options.fixture ?? 'demo';
@@ -61,6 +68,7 @@ export class Emulator {
     };
     this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
+    installPlatform(this);
   }
 
   async close(): Promise<void> {

@@ -4,10 +4,15 @@ import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
+import { installControl } from './control/routes';
+import { fileDownloadRoute } from './domain/tasks/download';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
 export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
   installLegacy,
+  installControl,
+  // Task area: /files/{token} downloads (File Upload answers, comment attachments).
+  (_emu, ext) => ext.other.push(fileDownloadRoute),
 ];

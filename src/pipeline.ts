@@ -10,6 +10,7 @@ import { budgetHeaders, type BudgetState } from './platform/ratelimit';
 import { zoneFor } from './platform/timezone';
 import { Reply, isWrite, type Budget, type Operation } from './operations/define';
 import { iso } from './clock';
+import type { JournalMark } from './platform/journal';
 
 export interface CallInfo {
   requestId: string;
@@ -22,6 +23,8 @@ export interface CallInfo {
   transport: 'rest' | 'mcp';
   /** Path and query of the request, for WRONG_REGION's `url`. */
   pathAndQuery: string;
+  /** The request journal's entry for this request (platform/journal.ts); authenticate names the key. */
+  journal?: JournalMark;
 }
 
 export interface Outcome {
@@ -43,6 +46,7 @@ export function authenticate(emu: Emulator, info: CallInfo): Principal {
     if (e instanceof ApiError && countsTowardThrottle(e.code)) emu.throttle.record(info.sourceIp, now);
     throw e;
   }
+  if (info.journal) info.journal.keyName = principal.actor.key.name;
   if (principal.workspace.region !== info.region) {
     const right = emu.baseUrls[principal.workspace.region];
     throw new ApiError(

@@ -6,12 +6,18 @@ import { templateOperations } from './templates';
 import { draftOperations } from './drafts';
 import { schemaOperations } from './schema';
 import { webhookOperations } from './webhooks';
+import { checklistOperations } from './checklists';
+import { standaloneOperations } from './standalone';
+import { taskOperations } from './tasks';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
   ...draftOperations,
   ...schemaOperations,
+  ...checklistOperations,
+  ...standaloneOperations,
+  ...taskOperations,
   ...webhookOperations,
 ];
 

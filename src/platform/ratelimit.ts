@@ -1,6 +1,6 @@
 // Rate budgets (spec v3 8): per workspace, fixed windows starting on the hour UTC,
 // standard and cheap counted separately. Counters live in memory (no SQLite write
-// per request); platform/ratelimit-persist.ts may save them.
+// per request); platform/budget-store.ts saves them every few seconds.
 import { ApiError } from '../errors';
 import type { Budget } from '../operations/define';
 
@@ -16,8 +16,14 @@ export interface BudgetState {
 
 export class RateLimiter {
   private counters = new Map<string, { window: number; used: number }>();
+  /** Bumped on every change, so persistence writes only when something moved. */
+  version = 0;
 
-  constructor(readonly limits: Record<Budget, number>) {}
+  constructor(readonly limits: Record<Budget, number>) {
+    for (const [bucket, n] of Object.entries(limits)) {
+      if (!Number.isInteger(n) || n < 1) throw new Error(`The ${bucket} budget must be a whole number of 1 or more requests per hour (got ${n}).`);
+    }
+  }
 
   /** Charges one request; throws 429 RATE_LIMIT_EXCEEDED (with headers) when spent. */
   charge(workspaceId: number, bucket: Budget, now: number): BudgetState {
@@ -42,6 +48,7 @@ export class RateLimiter {
       );
     }
     c.used++;
+    this.version++;
     return { bucket, limit, remaining: limit - c.used, reset };
   }
 
@@ -50,10 +57,13 @@ export class RateLimiter {
     return Object.fromEntries(this.counters);
   }
   restore(s: Record<string, { window: number; used: number }>): void {
-    for (const [k, v] of Object.entries(s)) this.counters.set(k, v);
+    for (const [k, v] of Object.entries(s)) {
+      if (v && Number.isFinite(v.window) && Number.isInteger(v.used) && v.used >= 0) this.counters.set(k, { window: v.window, used: v.used });
+    }
   }
   clear(): void {
     this.counters.clear();
+    this.version++;
   }
 }
 

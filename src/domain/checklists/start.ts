@@ -23,6 +23,38 @@ export interface StartParams {
   key?: string;
   /** Field values by parameter name, field key or field name. */
   parameters?: Record<string, unknown>;
+  /** Field values by field key, already resolved and checked (POST /v3/checklists). */
+  values?: Map<string, unknown>;
+}
+
+/**
+ * Field values named by parameter name (the document's `parameters`, and fields whose
+ * `valueFrom.parameter` names it), field key, field ref or field label (case-insensitive).
+ * `unknown` lists the names that matched nothing.
+ */
+export function resolveParameters(doc: TemplateDocument, parameters: Record<string, unknown>): { values: Map<string, unknown>; unknown: string[] } {
+  const values = new Map<string, unknown>();
+  const unknown: string[] = [];
+  const fields = doc.tasks.flatMap((t) => t.fields ?? []).filter((f) => f.id);
+  const lc = (s: string | undefined) => (s ?? '').trim().toLowerCase();
+  for (const [pname, pvalue] of Object.entries(parameters)) {
+    const hits = new Set<string>();
+    const param = doc.parameters?.find((x) => x.name === pname);
+    if (param) for (const f of fields) if (f.ref === param.field) hits.add(f.id!);
+    for (const f of fields) {
+      const vf = f.valueFrom as { parameter?: string } | undefined;
+      if (vf?.parameter === pname) hits.add(f.id!);
+    }
+    if (hits.size === 0) {
+      const byKey = fields.filter((f) => lc(f.id) === lc(pname));
+      const byRef = byKey.length ? byKey : fields.filter((f) => f.ref === pname);
+      const byLabel = byRef.length ? byRef : fields.filter((f) => f.label !== undefined && lc(f.label) === lc(pname));
+      for (const f of byLabel) hits.add(f.id!);
+    }
+    if (hits.size === 0) unknown.push(pname);
+    for (const k of hits) values.set(k, pvalue);
+  }
+  return { values, unknown };
 }
 
 export function startChecklist(db: Db, p: StartParams): { id: number; key: string } {
@@ -43,24 +75,9 @@ export function startChecklist(db: Db, p: StartParams): { id: number; key: strin
   const insertAssignee = db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
   const setValue = db.prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)');
 
-  // Field values given as parameters: by parameter name, field key or field name.
-  const values = new Map<string, unknown>();
   const fieldsByRef = new Map<string, { key: string }>();
   for (const t of p.doc.tasks) for (const f of t.fields ?? []) if (f.ref && f.id) fieldsByRef.set(f.ref, { key: f.id });
-  for (const [pname, pvalue] of Object.entries(p.parameters ?? {})) {
-    const param = p.doc.parameters?.find((x) => x.name === pname);
-    if (param && fieldsByRef.has(param.field)) {
-      values.set(fieldsByRef.get(param.field)!.key, pvalue);
-      continue;
-    }
-    for (const t of p.doc.tasks)
-      for (const f of t.fields ?? []) if (f.id === pname || f.label === pname || f.ref === pname) values.set(f.id!, pvalue);
-  }
-  for (const t of p.doc.tasks)
-    for (const f of t.fields ?? []) {
-      const vf = f.valueFrom as { parameter?: string } | undefined;
-      if (vf?.parameter && p.parameters && vf.parameter in p.parameters) values.set(f.id!, p.parameters[vf.parameter]);
-    }
+  const values = p.values ?? resolveParameters(p.doc, p.parameters ?? {}).values;
 
   p.doc.tasks.forEach((t, i) => {
     const heading = t.isHeading === true;

@@ -8,6 +8,8 @@ import { allowedMethods, buildRestRouter } from './rest';
 import { errorResponse, json, requestIdFrom } from './respond';
 import { openApiDocument } from '../../openapi';
 import { handleMcpHttp } from '../mcp/http';
+import { adminGate } from '../../control/gate';
+import { withJournal, type JournalMark } from '../../platform/journal';
 
 export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
@@ -34,9 +36,10 @@ async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Em
 export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions()) {
   const router = buildRestRouter(emu.ops);
   let openapi: string | undefined;
-  return async (req: Request, sourceIp: string): Promise<Response> => {
+  const handle = async (req: Request, sourceIp: string, journal?: JournalMark): Promise<Response> => {
     const url = new URL(req.url);
     const requestId = requestIdFrom(req.headers.get('x-request-id'));
+    if (journal) journal.requestId = requestId;
     const info: CallInfo = {
       requestId,
       apiKey: req.headers.get('x-api-key'),
@@ -46,6 +49,7 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
       idempotencyKey: req.headers.get('idempotency-key'),
       transport: 'rest',
       pathAndQuery: url.pathname + url.search,
+      journal,
     };
     const path = url.pathname;
     try {
@@ -58,7 +62,9 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         const res: Response | undefined = await router.fetch(req as never, { emu, info });
         if (res) return res;
       } else {
-        const routes = path.startsWith('/_emulator') ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
+        const control = path.startsWith('/_emulator');
+        if (control) adminGate(emu, req); // --no-admin: 404; --admin-token: 401 without it
+        const routes = control ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
         const r = await first(routes, req, info, emu);
         if (r) return r;
       }
@@ -71,6 +77,7 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
       return errorResponse(e, requestId, {}, emu.log);
     }
   };
+  return withJournal(emu, region, handle);
 }
 
 export { json };

@@ -1,0 +1,242 @@
+// `npm run bench` (issue 3 item 6): the emulator against a raw node:http server
+// answering a fixed JSON body, in the same run, on loopback, with autocannon.
+// Prints a table and writes bench/results/<time>.json. Not part of the tests.
+// Runs the bundle (dist/wfe.cjs) and the single executable (dist/wfe); builds them if missing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AcResult>;
+
+interface AcResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const ROOT = join(__dirname, '..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEY = 'acme-admin-key';
+const JANE_DOE = '30000000-0000-4000-8000-000000000001';
+const TASK = '21000000-0000-4000-8000-000000000106'; // First Day Welcome on Jane Doe's checklist
+
+interface Row {
+  name: string;
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  ratio?: number;
+  note?: string;
+  target?: string;
+  met?: boolean;
+}
+
+function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'wfe.cjs')) && existsSync(join(ROOT, 'dist', 'wfe'))) return;
+  process.stderr.write('bench: building dist/wfe.cjs and dist/wfe first...\n');
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what}: nothing matching ${pattern} within 15 s: ${out}`)), 15_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${out}`)));
+  });
+}
+
+async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
+  const body = JSON.stringify({ status: 'ok', teamId: '10000000-0000-4000-8000-000000000001', teamName: 'Acme Corp', region: 'US' });
+  const src = `const b=${JSON.stringify(body)};const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});r.end(b)});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
+  const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const m = await waitFor(child, /port (\d+)/, 'baseline');
+  return { url: `http://127.0.0.1:${m[1]}`, child };
+}
+
+async function startEmulator(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'serve', '--port-us', '0', '--port-eu', '0', '--standard-budget', '1000000000', '--cheap-budget', '1000000000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, WFE_CLI: '1' },
+  });
+  const m = await waitFor(child, /US\s+REST (http:\/\/\S+)\/v3/, 'emulator');
+  return { url: m[1], child };
+}
+
+const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
+};
+
+async function cannon(url: string, extra: Record<string, unknown> = {}): Promise<AcResult> {
+  return autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { 'X-API-KEY': KEY }, ...extra });
+}
+
+const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
+
+function row(name: string, r: AcResult, base?: number, target?: { ratio: number }): Row {
+  const out: Row = { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
+  if (base) out.ratio = round(r.requests.average / base, 2);
+  if (target && out.ratio !== undefined) {
+    out.target = `>= ${target.ratio * 100}% of raw`;
+    out.met = out.ratio >= target.ratio;
+  }
+  if (r.non2xx || r.errors || r.timeouts) out.note = `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+  return out;
+}
+
+async function routesByTool(url: string): Promise<Map<string, { method: string; path: string }>> {
+  const doc = (await (await fetch(`${url}/v3/openapi.json`)).json()) as { paths: Record<string, Record<string, { 'x-mcp-tool'?: string }>> };
+  const out = new Map<string, { method: string; path: string }>();
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) if (op['x-mcp-tool']) out.set(op['x-mcp-tool'], { method: method.toUpperCase(), path });
+  }
+  return out;
+}
+
+async function mcpStdio(samples: number): Promise<Row> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist', 'wfe.cjs'), 'mcp', '--standard-budget', '1000000000'], env: { ...(process.env as Record<string, string>), WFE_CLI: '1', SVC_API_KEY: KEY }, stderr: 'inherit' }),
+  );
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples + 200; i++) {
+      const t = performance.now();
+      const r = await client.callTool({ name: 'get_member', arguments: { memberId: 103 } });
+      if (r.isError) throw new Error(`get_member failed: ${JSON.stringify(r.structuredContent)}`);
+      if (i >= 200) times.push(performance.now() - t); // first 200 warm up the JIT
+    }
+  } finally {
+    await client.close();
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))], 3);
+  const p50 = pct(50);
+  return { name: `MCP stdio tools/call get_member (${samples} sequential)`, p50, p99: pct(99), target: 'p50 < 2 ms', met: p50 < 2 };
+}
+
+async function seaStartup(runs: number): Promise<Row> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const child = spawn(join(ROOT, 'dist', 'wfe'), ['serve', '--port-us', '0', '--port-eu', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const m = await waitFor(child, /US\s+REST (http:\/\/\S+)\/v3/, 'single executable');
+      const res = await fetch(`${m[1]}/v3/auth/test`, { headers: { 'X-API-KEY': KEY } });
+      if (res.status !== 200) throw new Error(`auth test answered ${res.status}`);
+      await res.arrayBuffer();
+      times.push(performance.now() - t);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
+  times.sort((a, b) => a - b);
+  const median = round(times[Math.floor(times.length / 2)], 1);
+  return { name: `Single executable: start to first answered request (median of ${runs})`, p50: median, p99: round(times[times.length - 1], 1), target: '< 300 ms', met: median < 300 };
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const started = Date.now();
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const baseline = await startBaseline();
+  const emu = await startEmulator();
+  const idleRss = rssMb(emu.child.pid!, 'VmRSS');
+  try {
+    await cannon(`${emu.url}/v3/auth/test`, { duration: 2 }); // warm-up
+    await cannon(`${baseline.url}/`, { duration: 2 });
+    const raw = await cannon(`${baseline.url}/`);
+    const base = raw.requests.average;
+    rows.push(row('raw node:http fixed JSON (baseline)', raw, base));
+    rows.push(row('GET /v3/auth/test', await cannon(`${emu.url}/v3/auth/test`), base, { ratio: 0.5 }));
+
+    const tools = await routesByTool(emu.url);
+    const getTask = tools.get('get_task');
+    if (getTask) {
+      const path = getTask.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', TASK);
+      rows.push(row(`GET ${getTask.path} (task detail)`, await cannon(`${emu.url}${path}`), base, { ratio: 0.5 }));
+    } else notes.push('task detail read skipped: no get_task route in this build');
+
+    const complete = tools.get('complete_task');
+    const uncomplete = tools.get('uncomplete_task');
+    if (complete && uncomplete) {
+      const path = complete.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', TASK);
+      const probe = await fetch(`${emu.url}${path}`, { method: 'POST', headers: { 'X-API-KEY': KEY } });
+      if (probe.ok) {
+        const r = await cannon(emu.url, { requests: [{ method: 'POST', path }, { method: 'DELETE', path }] });
+        rows.push(row('POST+DELETE .../complete (write pair)', r, base, { ratio: 0.3 }));
+      } else notes.push(`write pair skipped: POST complete answered ${probe.status}`);
+    } else notes.push('complete/uncomplete pair skipped: no complete_task/uncomplete_task routes in this build');
+
+    const myWork = tools.get('list_my_work');
+    if (myWork) {
+      rows.push(row('GET /v3/my-work (list_my_work, 50 rows)', await cannon(`${emu.url}${myWork.path}?pageSize=50&assignee=all&status=all`), base, { ratio: 0.5 }));
+    } else {
+      notes.push('list_my_work not in this build: GET /v3/members (a paged list) stands in for it');
+      rows.push(row('GET /v3/members (list stand-in)', await cannon(`${emu.url}/v3/members?pageSize=50`), base, { ratio: 0.5 }));
+    }
+
+    const paced = await cannon(`${emu.url}/v3/auth/test`, { overallRate: 1000, connections: 10 });
+    rows.push({ ...row('GET /v3/auth/test paced at 1,000 req/s', paced), target: 'p99 < 5 ms', met: paced.latency.p99 < 5 });
+
+    rows.push(await mcpStdio(2000));
+    rows.push({ name: 'RSS of the emulator serving the demo fixture, at rest after start', note: `${idleRss} MB`, target: '< 100 MB', met: idleRss < 100 });
+    const rss = rssMb(emu.child.pid!);
+    rows.push({ name: `Peak RSS of the emulator under load (-c ${CONNECTIONS}, after the runs above)`, note: `${rss} MB` });
+  } finally {
+    emu.child.kill('SIGTERM');
+    baseline.child.kill('SIGTERM');
+  }
+  rows.push(await seaStartup(5));
+
+  const result = {
+    when: new Date().toISOString(),
+    machine: { loadAverageAtStart: loadavg().map((x) => round(x, 2)), cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30, 1), node: process.version },
+    settings: { durationSeconds: DURATION, connections: CONNECTIONS },
+    rows,
+    notes,
+    elapsedSeconds: round((Date.now() - started) / 1000, 1),
+  };
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  const file = join(ROOT, 'bench', 'results', `${result.when.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(table(rows) + '\n');
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+  process.stdout.write(`\n${result.machine.cpus} cores (load average ${result.machine.loadAverageAtStart.join(' ')} at start), ${result.machine.node}, autocannon -c ${CONNECTIONS} -d ${DURATION}; ${result.elapsedSeconds} s in all. Results: ${file}\n`);
+}
+
+function table(rows: Row[]): string {
+  const head = ['Measure', 'req/s', 'p50 ms', 'p99 ms', 'vs raw', 'Target', 'Met', 'Note'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    lines.push(
+      `| ${[r.name, r.rps ?? '', r.p50 ?? '', r.p99 ?? '', r.ratio === undefined ? '' : `${Math.round(r.ratio * 100)}%`, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'no', r.note ?? ''].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,237 @@
+// Who may read and write checklists and their tasks (spec v3 5.3, 5.4, 5.8, 5.9, 5.10).
+// Decisions where the spec is silent are recorded in docs/tasks.md ("Who may do what").
+//
+// - Template permission rules name AllUsers, a TeamMember or a Group. AllUsers covers
+//   every member of the workspace, the anonymous member included: that is how a
+//   template permission "grants the anonymous member run access" (5.9).
+// - The two Assigned levels apply only where the member has at least one task of the
+//   checklist assigned directly or through a group; one such task opens the whole
+//   checklist (2.5).
+// - A member assigned to a task on the checklist reads it (5.4) and may complete,
+//   uncomplete and mark tasks not applicable (5.8 row 1) whatever the rules say.
+// - Running a template (creating a checklist) is allowed by RunAndView and
+//   RunAndViewAssigned (both levels say "Run"); ViewOnly and ViewAssignedOnly never run.
+import type { Ctx } from '../../context';
+import { forbidden } from '../../errors';
+
+export type ChecklistPermission = 'RunAndView' | 'ViewOnly' | 'RunAndViewAssigned' | 'ViewAssignedOnly';
+
+/** What access needs of a checklist row (the checklists area's row satisfies it). */
+export interface ChecklistLike {
+  id: number;
+  template_id: number;
+}
+
+export interface ChecklistAccess {
+  canRead: boolean;
+  /** Complete, uncomplete, mark or clear not applicable (5.8 row 1). */
+  canRun: boolean;
+  /** The strongest template permission that applies to the actor on this checklist; absent when none. */
+  permission?: ChecklistPermission;
+  /** Something in the checklist is assigned to the actor directly or through a group. */
+  isAssigned: boolean;
+  /** Why: 'admin', 'workspace', 'permission', 'assigned' or 'none'. */
+  via: 'admin' | 'workspace' | 'permission' | 'assigned' | 'none';
+}
+
+const RANK: Record<ChecklistPermission, number> = { RunAndView: 4, RunAndViewAssigned: 3, ViewOnly: 2, ViewAssignedOnly: 1 };
+const runs = (p: ChecklistPermission) => p === 'RunAndView' || p === 'RunAndViewAssigned';
+const needsAssignment = (p: ChecklistPermission) => p === 'RunAndViewAssigned' || p === 'ViewAssignedOnly';
+
+/** Ids of the groups the member belongs to. */
+export function memberGroupIds(ctx: Ctx, memberId = ctx.actor.member.id): number[] {
+  return ctx.db
+    .prepare<[number], { group_id: number }>('SELECT group_id FROM group_members WHERE member_id = ?')
+    .all(memberId)
+    .map((r) => r.group_id);
+}
+
+/** Template permission rules naming this member: AllUsers, the member, or one of their groups. */
+export function templateRulesFor(ctx: Ctx, templateId: number, memberId = ctx.actor.member.id): ChecklistPermission[] {
+  return ctx.db
+    .prepare<[number, number, number], { permission: ChecklistPermission }>(
+      `SELECT permission FROM template_permissions
+        WHERE template_id = ?
+          AND (assignee_type = 'AllUsers'
+               OR (assignee_type = 'TeamMember' AND assignee_id = ?)
+               OR (assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))`,
+    )
+    .all(templateId, memberId, memberId)
+    .map((r) => r.permission);
+}
+
+/** Whether any task of the checklist (its own tasks and attached standalone tasks) is assigned to the member directly or through a group. */
+export function isAssignedOnChecklist(ctx: Ctx, checklistId: number, memberId = ctx.actor.member.id): boolean {
+  const row = ctx.db
+    .prepare<[number, number, number, number], { one: number }>(
+      `SELECT 1 AS one FROM tasks t JOIN task_assignees a ON a.task_id = t.id
+        WHERE (t.checklist_id = ? OR t.attached_checklist_id = ?)
+          AND ((a.assignee_type = 'TeamMember' AND a.assignee_id = ?)
+               OR (a.assignee_type = 'Group' AND a.assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))
+        LIMIT 1`,
+    )
+    .get(checklistId, checklistId, memberId, memberId);
+  return row !== undefined;
+}
+
+/** What the acting key may do with a checklist (5.4, 5.8 row 1, 5.9). */
+export function checklistAccess(ctx: Ctx, checklist: ChecklistLike): ChecklistAccess {
+  const memberId = ctx.actor.member.id;
+  const assigned = isAssignedOnChecklist(ctx, checklist.id, memberId);
+  const applicable = templateRulesFor(ctx, checklist.template_id, memberId).filter((p) => !needsAssignment(p) || assigned);
+  const permission = applicable.sort((a, b) => RANK[b] - RANK[a])[0];
+  const ruleRuns = applicable.some(runs);
+
+  if (ctx.actor.isAdmin) return { canRead: true, canRun: true, permission, isAssigned: assigned, via: 'admin' };
+  if (ctx.actor.kind === 'workspace') {
+    // Reads everything; runs only where a rule grants the anonymous member run access (5.9).
+    return { canRead: true, canRun: ruleRuns, permission, isAssigned: assigned, via: 'workspace' };
+  }
+  if (permission) return { canRead: true, canRun: ruleRuns || assigned, permission, isAssigned: assigned, via: 'permission' };
+  if (assigned) return { canRead: true, canRun: true, isAssigned: true, via: 'assigned' };
+  return { canRead: false, canRun: false, isAssigned: false, via: 'none' };
+}
+
+/** 403 unless the actor may read the checklist (5.4). Returns the access for further checks. */
+export function assertCanRead(ctx: Ctx, checklist: ChecklistLike): ChecklistAccess {
+  const access = checklistAccess(ctx, checklist);
+  if (!access.canRead) {
+    throw forbidden(
+      'You may not see this checklist: you have no Run and View or View But Not Run permission on its template, and nothing in it is assigned to you or to a group you are in. ' +
+        'An Administrator can give you a checklist permission on the template, or assign you a task on the checklist.',
+    );
+  }
+  return access;
+}
+
+/** 403 unless the actor may complete, uncomplete or mark tasks not applicable (5.8 row 1, 5.9). */
+export function assertCanRun(ctx: Ctx, checklist: ChecklistLike): ChecklistAccess {
+  const access = assertCanRead(ctx, checklist);
+  if (!access.canRun) {
+    throw forbidden(
+      ctx.actor.kind === 'workspace'
+        ? "This API key acts as the workspace, through its anonymous member, and no template permission grants that member run access on this checklist's template. " +
+            'An Administrator can give the anonymous member a Run and View permission on the template, or you can use a key that acts as a member.'
+        : "You may view this checklist but not change its tasks: your permission on its template does not include running, and no task on the checklist is assigned to you. " +
+            'An Administrator can give you a Run and View permission on the template, or assign you a task on the checklist.',
+    );
+  }
+  return access;
+}
+
+/**
+ * Whether the actor may run checklists from a template (create a checklist; attach a standalone task).
+ * Administrators and the workspace key (5.9: "create checklists from any template") always may;
+ * a member needs a RunAndView or RunAndViewAssigned rule naming them, a group of theirs, or AllUsers.
+ */
+export function canRunTemplate(ctx: Ctx, templateId: number): boolean {
+  if (ctx.actor.isAdmin || ctx.actor.kind === 'workspace') return true;
+  return templateRulesFor(ctx, templateId).some(runs);
+}
+
+/** Like canRunTemplate, for attach (5.9): the workspace key only with a rule granting the anonymous member run access. */
+export function canRunTemplateAsAnonymous(ctx: Ctx, templateId: number): boolean {
+  if (ctx.actor.isAdmin) return true;
+  return templateRulesFor(ctx, templateId).some(runs);
+}
+
+export function assertCanRunTemplate(ctx: Ctx, templateId: number): void {
+  if (!canRunTemplate(ctx, templateId)) {
+    throw forbidden(
+      'You may not run checklists from this template: no Run and View or Run and View Assigned permission on it names you, a group you are in, or all users. ' +
+        'An Administrator can give you a Run and View permission on the template.',
+    );
+  }
+}
+
+// ── task-level rules (5.8 rows 2 and 7, 2.4 isAssignedExclusively) ────────────────
+
+export interface TaskLike {
+  id: number;
+  is_assigned_exclusively: number;
+}
+
+/** Members covered by the task's assignees (directly or through a group). */
+export function assignedMemberIds(ctx: Ctx, taskId: number): Set<number> {
+  const rows = ctx.db
+    .prepare<[number, number], { member_id: number }>(
+      `SELECT assignee_id AS member_id FROM task_assignees WHERE task_id = ? AND assignee_type = 'TeamMember'
+       UNION SELECT gm.member_id FROM task_assignees a JOIN group_members gm ON gm.group_id = a.assignee_id
+        WHERE a.task_id = ? AND a.assignee_type = 'Group'`,
+    )
+    .all(taskId, taskId);
+  return new Set(rows.map((r) => r.member_id));
+}
+
+/**
+ * Whether an exclusive assignment keeps the actor out. No effect while nobody is assigned,
+ * and an assignment that covers nobody (only empty groups) keeps nobody out (5.8).
+ * Administrators are never kept out.
+ */
+export function keptOutByExclusive(ctx: Ctx, task: TaskLike): boolean {
+  if (!task.is_assigned_exclusively || ctx.actor.isAdmin) return false;
+  const people = assignedMemberIds(ctx, task.id);
+  if (people.size === 0) return false;
+  return !people.has(ctx.actor.member.id);
+}
+
+const EXCLUSIVE_MESSAGE =
+  'This task is assigned exclusively, and you are not one of its assignees: only its assignees and Administrators may change it. ' +
+  'An Administrator can assign you to the task or turn off its exclusive assignment.';
+
+/** Complete / uncomplete / NA: run permission on the checklist, then the exclusive assignment (2.4). */
+export function assertCanChangeStatus(ctx: Ctx, checklist: ChecklistLike | null, task: TaskLike): void {
+  if (checklist) assertCanRun(ctx, checklist);
+  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+}
+
+/** Assign, unassign, set or clear a due date (5.8 row 2): any Administrator or Member; exclusive limits; workspace key refused. */
+export function assertCanAssignOrDate(ctx: Ctx, task: TaskLike): void {
+  if (ctx.actor.kind === 'workspace') {
+    throw forbidden(
+      'Assigning and setting due dates is done by a person: this API key acts as the workspace. Use a key that acts as an Administrator or a Member.',
+    );
+  }
+  if (ctx.actor.member.role === 'Guest') throw forbidden('Guests may not assign tasks or set due dates. An Administrator can make you a Member.');
+  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+}
+
+/** Answer a field, add or remove a file, write a table (5.8 last row): workspace key refused, exclusive limits (409 for halted is the caller's). */
+export function assertCanAnswer(ctx: Ctx, task: TaskLike): void {
+  if (ctx.actor.kind === 'workspace') {
+    throw forbidden('Answering fields is done by a person: this API key acts as the workspace. Use a key that acts as an Administrator or a Member.');
+  }
+  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+}
+
+// ── standalone tasks (not attached): decisions in docs/tasks.md ──────────────────
+
+export interface StandaloneLike extends TaskLike {
+  raised_by: number | null;
+  attached_checklist_id: number | null;
+}
+
+/**
+ * An unattached standalone task is read by Administrators, the workspace key, the member who
+ * raised it and its assignees (directly or through a group); an attached one as its checklist (5.4).
+ */
+export function canReadStandalone(ctx: Ctx, task: StandaloneLike): boolean {
+  if (ctx.actor.isAdmin || ctx.actor.kind === 'workspace') return true;
+  if (task.raised_by === ctx.actor.member.id) return true;
+  return assignedMemberIds(ctx, task.id).has(ctx.actor.member.id);
+}
+
+export function assertCanReadStandalone(ctx: Ctx, task: StandaloneLike): void {
+  if (!canReadStandalone(ctx, task)) {
+    throw forbidden('You may not see this task: you did not raise it and it is not assigned to you or a group you are in. An Administrator can assign it to you.');
+  }
+}
+
+/** Status writes on an unattached standalone task: Administrators, its raiser and its assignees; the workspace key only on tasks it raised (5.9). */
+export function assertCanRunStandalone(ctx: Ctx, task: StandaloneLike): void {
+  assertCanReadStandalone(ctx, task);
+  if (ctx.actor.kind === 'workspace' && task.raised_by !== ctx.actor.member.id) {
+    throw forbidden('This API key acts as the workspace and may change only the standalone tasks it raised. Use a key that acts as a member.');
+  }
+  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+}

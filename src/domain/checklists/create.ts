@@ -1,0 +1,87 @@
+// POST /v3/checklists (spec v3 4.7, 5.5, 5.9, 5.10; body fixed in EMULATOR.md).
+import type { Ctx } from '../../context';
+import { conflict, forbidden, validationError } from '../../errors';
+import { assertCanRunTemplate } from '../access/checklists';
+import { parseStoredDocument, type TemplateDocument } from '../templates/document';
+import { validateAnswer } from '../tasks/field-values';
+import { templateIdOf } from './list';
+import { findChecklist } from './lookup';
+import { hasRight } from './rights';
+import { resolveParameters, startChecklist } from './start';
+import { checklistView } from './view';
+
+export interface CreateChecklistInput {
+  templateKey: string;
+  name: string;
+  version?: number;
+  dueDateTime?: number;
+  parameters?: Record<string, unknown>;
+}
+
+/**
+ * Who a checklist started by a workspace key is recorded against: "the workspace's creator" (5.9).
+ * The store keeps no workspace owner, so it is the workspace's first active Administrator
+ * (lowest id); the anonymous member only when there is none (docs/checklists.md).
+ */
+export function workspaceCreatorId(ctx: Ctx): number {
+  const m = ctx.db
+    .prepare<[number], { id: number }>(
+      "SELECT id FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1",
+    )
+    .get(ctx.workspace.id);
+  return m?.id ?? ctx.actor.member.id;
+}
+
+export function createChecklist(ctx: Ctx, input: CreateChecklistInput) {
+  const templateId = templateIdOf(ctx, input.templateKey);
+  const t = ctx.db.prepare<[number], { is_archived: number; latest_version: number }>('SELECT is_archived, latest_version FROM templates WHERE id = ?').get(templateId)!;
+
+  // 5.5: Checklist.Creator and run permission (the workspace key needs neither, 5.9).
+  if (!hasRight(ctx, 'Checklist.Creator')) {
+    throw forbidden('You may not create checklists: you do not have the Checklist.Creator right. An Administrator can give it to you.');
+  }
+  assertCanRunTemplate(ctx, templateId);
+  // 5.10: settings apply to every key, Administrators included.
+  if (t.is_archived) throw conflict('The template is archived: checklists cannot be started from an archived template. An Administrator can unarchive it.');
+
+  const version = input.version ?? t.latest_version;
+  const v = ctx.db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
+  if (!v) throw validationError(`version ${version} does not exist: the template's versions run from 1 to ${t.latest_version}.`, 'version');
+  const doc: TemplateDocument = parseStoredDocument(v.document);
+
+  const { values, unknown } = resolveParameters(doc, input.parameters ?? {});
+  if (unknown.length) {
+    throw validationError(
+      `parameters.${unknown[0]} names no parameter, field key or field name of version ${version} of the template.`,
+      `parameters.${unknown[0]}`,
+    );
+  }
+  const fields = new Map(doc.tasks.flatMap((x) => x.fields ?? []).map((f) => [f.id!, f]));
+  const checked = new Map<string, unknown>();
+  const nameOf = new Map<string, string>();
+  for (const [pname] of Object.entries(input.parameters ?? {})) {
+    for (const [fk] of resolveParameters(doc, { [pname]: null }).values) nameOf.set(fk, pname);
+  }
+  for (const [fk, value] of values) {
+    const f = fields.get(fk)!;
+    if (value === null) continue; // null leaves the field empty
+    // The same refusal as answering the field (400 naming parameters.<name>).
+    checked.set(fk, validateAnswer(ctx, f, value, `parameters.${nameOf.get(fk)}`));
+  }
+
+  const now = ctx.now();
+  const createdBy = ctx.actor.kind === 'workspace' ? workspaceCreatorId(ctx) : ctx.actor.member.id;
+  const { id, key } = startChecklist(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    templateId,
+    version,
+    doc,
+    name: input.name.trim(),
+    createdBy,
+    now,
+    dueAt: input.dueDateTime ?? null,
+    values: checked,
+  });
+  ctx.hooks.event?.(ctx, 'new_checklist', { checklistId: id });
+  return checklistView(ctx, findChecklist(ctx, key));
+}

@@ -1,0 +1,66 @@
+// The checklist resource (spec v3 2.6 gap "the checklist resource's own fields: not shown";
+// designed like the rest of v3 and documented in docs/checklists.md). One shape serves the
+// list, search, create, get and patch answers.
+import type { Ctx } from '../../context';
+import { iso } from '../../clock';
+import { userRef } from '../people/users';
+import { checklistUrl, shareUrl } from '../urls';
+import { checklistTemplateRef, type ChecklistRow } from './lookup';
+
+/** The checklist's own tags by name, in name order. */
+export function checklistTags(ctx: Ctx, checklistId: number): string[] {
+  return ctx.db
+    .prepare<[number], { name: string }>(
+      `SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+        WHERE a.target_type = 'checklist' AND a.target_id = ? ORDER BY t.name COLLATE NOCASE, t.id`,
+    )
+    .all(checklistId)
+    .map((r) => r.name);
+}
+
+export interface TaskCounts {
+  total: number;
+  complete: number;
+  notApplicable: number;
+  incomplete: number;
+}
+
+/** Counts of the checklist's own tasks (headings and attached standalone tasks not counted). */
+export function taskCounts(ctx: Ctx, checklistId: number): TaskCounts {
+  const r = ctx.db
+    .prepare<[number], { total: number; complete: number | null; na: number | null }>(
+      `SELECT COUNT(*) AS total, SUM(status = 'Complete') AS complete, SUM(status = 'NotApplicable') AS na
+         FROM tasks WHERE checklist_id = ? AND is_heading = 0`,
+    )
+    .get(checklistId)!;
+  const complete = r.complete ?? 0;
+  const notApplicable = r.na ?? 0;
+  return { total: r.total, complete, notApplicable, incomplete: r.total - complete - notApplicable };
+}
+
+export function attachedTaskCount(ctx: Ctx, checklistId: number): number {
+  return ctx.db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL').get(checklistId)!.n;
+}
+
+export function checklistView(ctx: Ctx, row: ChecklistRow) {
+  return {
+    key: row.key,
+    name: row.name,
+    url: checklistUrl(ctx, row.key),
+    status: row.status,
+    template: checklistTemplateRef(ctx, row),
+    version: row.template_version,
+    createdBy: userRef(ctx.db, row.created_by),
+    createdDateTime: iso(row.created_at),
+    scheduledDateTime: iso(row.scheduled_at),
+    startDateTime: iso(row.started_at),
+    dueDateTime: iso(row.due_at),
+    completedDateTime: row.status === 'Complete' ? iso(row.completed_at) : undefined,
+    isArchived: row.is_archived === 1,
+    isShared: row.share_token !== null,
+    shareUrl: row.share_token !== null ? shareUrl(ctx, row.share_token) : undefined,
+    tags: checklistTags(ctx, row.id),
+    taskCounts: taskCounts(ctx, row.id),
+    attachedTaskCount: attachedTaskCount(ctx, row.id),
+  };
+}

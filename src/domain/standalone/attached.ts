@@ -1,0 +1,16 @@
+// GET /v3/checklists/{key}/attached-tasks (spec v3 4.3 intro): the standalone tasks attached to a
+// checklist, which its task routes do not reach (404 there). Readable by whoever may open the checklist (5.4).
+import type { Ctx } from '../../context';
+import { assertCanRead } from '../access/checklists';
+import { findChecklist } from '../checklists/lookup';
+import type { TaskRow } from '../tasks/rows';
+import { standaloneSummary } from './view';
+
+export function listAttachedTasks(ctx: Ctx, checklistKey: string) {
+  const checklist = findChecklist(ctx, checklistKey);
+  assertCanRead(ctx, checklist);
+  const rows = ctx.db
+    .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL ORDER BY created_at, id')
+    .all(checklist.id);
+  return { tasks: rows.map((t) => standaloneSummary(ctx, t)) };
+}

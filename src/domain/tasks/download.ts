@@ -1,0 +1,48 @@
+// GET /files/{token}: downloads a File Upload answer or a comment attachment. The url is not
+// protected by the API key (spec v3 2.4 comment attachment): the token is the secret. Served
+// as an attachment with a content type that a browser will not run (docs/tasks.md).
+import type { Emulator } from '../../emulator';
+import type { ExtraRoute } from '../../transports/http/app';
+import { errorResponse } from '../../transports/http/respond';
+import { ApiError } from '../../errors';
+
+/** Types a browser could execute or render as a page are served as bytes. */
+const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|multipart\/)/i;
+
+export function safeContentType(stored: string): string {
+  const t = stored.trim().toLowerCase();
+  if (!/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(t) || ACTIVE.test(t)) return 'application/octet-stream';
+  return t;
+}
+
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export const fileDownloadRoute: ExtraRoute = (req, info, emu: Emulator) => {
+  const m = /^\/files\/([0-9a-f]{16,128})\/?$/.exec(new URL(req.url).pathname);
+  if (!m) return undefined;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on a file download. Allowed: GET.`, {}, { Allow: 'GET' }), info.requestId, {});
+  }
+  const f = emu.db
+    .prepare<[string], { name: string; content_type: string; data: Buffer; region: string }>(
+      'SELECT f.name, f.content_type, f.data, w.region FROM files f JOIN workspaces w ON w.id = f.workspace_id WHERE f.token = ?',
+    )
+    .get(m[1]);
+  if (!f || f.region !== info.region) {
+    return errorResponse(new ApiError(404, 'FILE_NOT_FOUND', 'No file is stored at this address (it may have been removed).'), info.requestId, {});
+  }
+  return new Response(req.method === 'HEAD' ? null : new Uint8Array(f.data), {
+    status: 200,
+    headers: {
+      'Content-Type': safeContentType(f.content_type),
+      'Content-Disposition': contentDisposition(f.name),
+      'Content-Length': String(f.data.length),
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+      'X-Request-Id': info.requestId,
+    },
+  });
+};

@@ -1,0 +1,104 @@
+// Due dates (spec v3 2.4 dueDateTime, issue 5 item 6): from the template's rules when the
+// checklist starts (checklists/start.ts) and as their anchors change (a task's completion, a
+// Date field's answer), unless set by hand; set and cleared by hand through .../due-date.
+import type { Ctx } from '../../context';
+import { validationError } from '../../errors';
+import { actorName, formatInZone, recordActivity } from '../activity';
+import type { DocTask, TemplateDocument } from '../templates/document';
+import { assertCanAssignOrDate } from '../access/checklists';
+import { parseInstant } from './field-values';
+import { assertTaskReadable, refuseHeading } from './guard';
+import { reload, type TaskTarget } from './target';
+import { taskView } from './views';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const offsetOf = (r: NonNullable<DocTask['dueDate']>) => (r.offsetDays ?? 0) * DAY + (r.offsetHours ?? 0) * HOUR;
+
+function refMatches(doc: TemplateDocument, ref: string | undefined, key: string, kind: 'task' | 'field'): boolean {
+  if (!ref) return false;
+  const k = key.toLowerCase();
+  if (ref.toLowerCase() === k) return true;
+  if (kind === 'task') return doc.tasks.some((t) => t.ref === ref && t.id?.toLowerCase() === k);
+  return doc.tasks.some((t) => (t.fields ?? []).some((f) => f.ref === ref && f.id?.toLowerCase() === k));
+}
+
+function setRuleDue(ctx: Ctx, checklistId: number, doc: TemplateDocument, pick: (t: DocTask) => boolean, dueAt: (t: DocTask) => number | null): void {
+  const upd = ctx.db.prepare('UPDATE tasks SET due_at = ? WHERE checklist_id = ? AND key = ? COLLATE NOCASE AND due_is_manual = 0 AND is_heading = 0');
+  for (const t of doc.tasks) if (t.id && t.dueDate && pick(t)) upd.run(dueAt(t), checklistId, t.id);
+}
+
+/** A task's completion moved: re-date the tasks whose rule is relative to it. */
+export function onTaskCompletionChanged(ctx: Ctx, t: TaskTarget, completedAt: number | null): void {
+  if (!t.doc || t.task.checklist_id === null) return;
+  const doc = t.doc;
+  setRuleDue(
+    ctx,
+    t.task.checklist_id,
+    doc,
+    (d) => d.dueDate!.relativeTo === 'taskCompletion' && refMatches(doc, d.dueDate!.task, t.task.key, 'task'),
+    (d) => (completedAt === null ? null : completedAt + offsetOf(d.dueDate!)),
+  );
+}
+
+/** A Date field's answer changed: re-date the tasks whose rule is relative to it. */
+export function onDateFieldChanged(ctx: Ctx, t: TaskTarget, fieldKey: string, value: unknown): void {
+  if (!t.doc || t.task.checklist_id === null) return;
+  const doc = t.doc;
+  const anchor = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : NaN;
+  setRuleDue(
+    ctx,
+    t.task.checklist_id,
+    doc,
+    (d) => d.dueDate!.relativeTo === 'dateField' && refMatches(doc, d.dueDate!.field, fieldKey, 'field'),
+    (d) => (Number.isNaN(anchor) ? null : anchor + offsetOf(d.dueDate!)),
+  );
+}
+
+export function readDueDate(ctx: Ctx, t: TaskTarget) {
+  assertTaskReadable(ctx, t);
+  return { dueDateTime: t.task.due_at === null ? undefined : new Date(t.task.due_at).toISOString() };
+}
+
+/** PUT .../due-date {dueDateTime}: sets by hand (rules no longer move it). Answers the task. */
+export function setDueDate(ctx: Ctx, t: TaskTarget, dueDateTime: string) {
+  const ms = parseInstant(dueDateTime);
+  if (ms === null) {
+    throw validationError(
+      'dueDateTime must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z or 2026-03-02T10:00:00+01:00 (offsets up to ±18:00; no offset means UTC).',
+      'dueDateTime',
+    );
+  }
+  assertTaskReadable(ctx, t);
+  refuseHeading(t, 'A heading has no due date.');
+  assertCanAssignOrDate(ctx, t.task);
+  if (t.task.due_at !== ms || !t.task.due_is_manual) {
+    ctx.db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 1 WHERE id = ?').run(ms, t.task.id);
+    recordActivity(ctx, {
+      checklistId: t.task.checklist_id ?? t.task.attached_checklist_id,
+      taskId: t.task.id,
+      action: 'task.dueDateSet',
+      text: `${actorName(ctx)} set the due date to ${formatInZone(ctx, ms)}.`,
+      data: { dueDateTime: new Date(ms).toISOString(), timeZone: ctx.timeZone },
+    });
+  }
+  return taskView(ctx, reload(ctx, t));
+}
+
+/** DELETE .../due-date: clears (rules no longer move it until set again). Answers the task. */
+export function clearDueDate(ctx: Ctx, t: TaskTarget) {
+  assertTaskReadable(ctx, t);
+  refuseHeading(t, 'A heading has no due date.');
+  assertCanAssignOrDate(ctx, t.task);
+  if (t.task.due_at !== null) {
+    ctx.db.prepare('UPDATE tasks SET due_at = NULL, due_is_manual = 1 WHERE id = ?').run(t.task.id);
+    recordActivity(ctx, {
+      checklistId: t.task.checklist_id ?? t.task.attached_checklist_id,
+      taskId: t.task.id,
+      action: 'task.dueDateCleared',
+      text: `${actorName(ctx)} cleared the due date (it was ${formatInZone(ctx, t.task.due_at)}).`,
+      data: { previousDueDateTime: new Date(t.task.due_at).toISOString(), timeZone: ctx.timeZone },
+    });
+  }
+  return taskView(ctx, reload(ctx, t));
+}

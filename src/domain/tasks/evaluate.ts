@@ -1,0 +1,160 @@
+// Derived task flags (spec v3 2.4, 3): isCurrentlyHidden from the template's conditions
+// evaluated on the checklist's current answers, isCurrentlyHalted from stop tasks.
+// Nothing here is stored: every read and every completion check evaluates afresh.
+import type { Ctx } from '../../context';
+import type { TemplateDocument } from '../templates/document';
+import type { TaskRow } from './rows';
+
+export interface ChecklistState {
+  /** Task keys (lower case) hidden by a condition. */
+  hiddenTasks: Set<string>;
+  /** Field keys (lower case) hidden by a condition. */
+  hiddenFields: Set<string>;
+  /** Task keys (lower case) behind an incomplete stop task. */
+  haltedTasks: Set<string>;
+}
+
+export const EMPTY_STATE: ChecklistState = { hiddenTasks: new Set(), hiddenFields: new Set(), haltedTasks: new Set() };
+
+/** Current answers of a checklist's tasks, by field key (lower case). */
+export function checklistAnswers(ctx: Pick<Ctx, 'db'>, checklistId: number): Map<string, unknown> {
+  const rows = ctx.db
+    .prepare<[number], { field_key: string; value: string | null }>(
+      'SELECT v.field_key, v.value FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ?',
+    )
+    .all(checklistId);
+  const out = new Map<string, unknown>();
+  for (const r of rows) out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
+  // File Upload answers live in `files`: a field with files reads as the list of their names.
+  const files = ctx.db
+    .prepare<[number], { field_key: string; name: string }>(
+      'SELECT f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL ORDER BY f.id',
+    )
+    .all(checklistId);
+  for (const f of files) {
+    const k = f.field_key.toLowerCase();
+    const list = (out.get(k) as string[] | undefined) ?? [];
+    list.push(f.name);
+    out.set(k, list);
+  }
+  return out;
+}
+
+/** The texts an answer compares as: option text, record text, member id, each ticked item, each table cell. */
+function texts(v: unknown): string[] {
+  if (v === null || v === undefined) return [];
+  if (Array.isArray(v)) return v.flatMap(texts);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.text === 'string') return [o.text];
+    if (typeof o.checklistKey === 'string') return [o.checklistKey];
+    return [];
+  }
+  return [String(v)];
+}
+
+const norm = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
+
+/**
+ * Condition operators (docs/tasks.md): is, isNot, contains, doesNotContain, startsWith, endsWith,
+ * isEmpty, isNotEmpty, greaterThan, lessThan (numbers, or ISO dates compared as text). Case,
+ * spaces, hyphens and underscores in the operator name are ignored; text comparisons ignore case.
+ * An unknown operator never holds.
+ */
+export function holds(operator: string, answer: unknown, expected: unknown): boolean {
+  const have = texts(answer).map((s) => s.toLowerCase());
+  const wantList = texts(expected).map((s) => s.toLowerCase());
+  const want = wantList[0] ?? '';
+  const cmp = (a: string, b: string) => {
+    const na = Number(a);
+    const nb = Number(b);
+    return a.trim() !== '' && b.trim() !== '' && !Number.isNaN(na) && !Number.isNaN(nb) ? na - nb : a < b ? -1 : a > b ? 1 : 0;
+  };
+  switch (norm(operator)) {
+    case 'is':
+    case 'eq':
+    case 'equals':
+    case 'isequalto':
+      return have.some((h) => wantList.includes(h));
+    case 'isnot':
+    case 'neq':
+    case 'notequals':
+    case 'isnotequalto':
+      return !have.some((h) => wantList.includes(h));
+    case 'contains':
+      return have.some((h) => h.includes(want));
+    case 'doesnotcontain':
+    case 'notcontains':
+      return !have.some((h) => h.includes(want));
+    case 'startswith':
+      return have.some((h) => h.startsWith(want));
+    case 'endswith':
+      return have.some((h) => h.endsWith(want));
+    case 'isempty':
+    case 'empty':
+      return have.every((h) => h.trim() === '');
+    case 'isnotempty':
+    case 'notempty':
+    case 'hasvalue':
+      return have.some((h) => h.trim() !== '');
+    case 'greaterthan':
+    case 'gt':
+      return have.some((h) => cmp(h, want) > 0);
+    case 'lessthan':
+    case 'lt':
+      return have.some((h) => cmp(h, want) < 0);
+    default:
+      return false;
+  }
+}
+
+/** Evaluates a checklist's conditions and stop tasks against its current state. */
+export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
+  const rows = tasks ?? ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
+  const answers = checklistAnswers(ctx, checklistId);
+
+  // refs and ids → kind and key
+  const taskKeyByRef = new Map<string, string>();
+  const fieldKeyByRef = new Map<string, string>();
+  for (const t of doc.tasks) {
+    if (t.id) {
+      taskKeyByRef.set(t.id.toLowerCase(), t.id.toLowerCase());
+      if (t.ref) taskKeyByRef.set(t.ref, t.id.toLowerCase());
+    }
+    for (const f of t.fields ?? []) {
+      if (!f.id) continue;
+      fieldKeyByRef.set(f.id.toLowerCase(), f.id.toLowerCase());
+      if (f.ref) fieldKeyByRef.set(f.ref, f.id.toLowerCase());
+    }
+  }
+
+  const shows = new Map<string, boolean>(); // target → some show condition holds
+  const hides = new Set<string>();
+  for (const c of doc.conditions ?? []) {
+    const results = (c.when ?? []).map((w) => {
+      const fk = fieldKeyByRef.get(w.field) ?? fieldKeyByRef.get(String(w.field).toLowerCase());
+      return holds(w.operator, fk ? answers.get(fk) : undefined, w.value);
+    });
+    const ok = results.length > 0 && (c.match === 'any' ? results.some(Boolean) : results.every(Boolean));
+    for (const target of c.targets ?? []) {
+      const key = `${taskKeyByRef.has(target) ? 't' : 'f'}:${taskKeyByRef.get(target) ?? fieldKeyByRef.get(target) ?? target}`;
+      if (c.action === 'show') shows.set(key, (shows.get(key) ?? false) || ok);
+      else if (ok) hides.add(key);
+    }
+  }
+  const hidden = (key: string) => shows.get(key) === false || hides.has(key);
+  const state: ChecklistState = { hiddenTasks: new Set(), hiddenFields: new Set(), haltedTasks: new Set() };
+  for (const t of doc.tasks) {
+    if (t.id && hidden(`t:${t.id.toLowerCase()}`)) state.hiddenTasks.add(t.id.toLowerCase());
+    for (const f of t.fields ?? []) if (f.id && hidden(`f:${f.id.toLowerCase()}`)) state.hiddenFields.add(f.id.toLowerCase());
+  }
+
+  // A task is halted while an earlier, visible stop task is still Incomplete (2.4).
+  let behindStop = false;
+  for (const r of rows) {
+    const k = r.key.toLowerCase();
+    if (behindStop && !r.is_heading) state.haltedTasks.add(k);
+    if (r.is_stop && !r.is_heading && r.status === 'Incomplete' && !state.hiddenTasks.has(k)) behindStop = true;
+  }
+  return state;
+}

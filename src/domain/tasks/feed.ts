@@ -1,0 +1,31 @@
+// GET .../activity (spec v3 4.3, get_task_activity): who did what and when on one task,
+// newest first, paged like every v3 list (4.1 rule 11).
+import type { Ctx } from '../../context';
+import { iso } from '../../clock';
+import { paginate } from '../paging';
+import { userRef } from '../people/users';
+import { assertTaskReadable } from './guard';
+import type { TaskTarget } from './target';
+
+interface ActivityRow {
+  id: number;
+  member_id: number | null;
+  action: string;
+  text: string;
+  data: string | null;
+  created_at: number;
+}
+
+export function taskActivity(ctx: Ctx, t: TaskTarget, input: { after?: string; pageSize?: number }) {
+  assertTaskReadable(ctx, t);
+  const rows = ctx.db.prepare<[number], ActivityRow>('SELECT * FROM activity WHERE task_id = ? ORDER BY created_at DESC, id DESC').all(t.task.id);
+  const pageSize = input.pageSize ?? 50;
+  return paginate(rows, pageSize, input.after, ['task-activity', t.task.id, pageSize], (r) => ({
+    id: r.id,
+    action: r.action,
+    text: r.text,
+    createdDateTime: iso(r.created_at),
+    createdBy: userRef(ctx.db, r.member_id),
+    details: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : undefined,
+  }));
+}

@@ -1,0 +1,79 @@
+// Stored files: File Upload answers and comment attachments (spec v3 4.1 rule 1: bytes as base64
+// in JSON, never multipart). Each file has a secret token; its url needs no API key (2.4).
+import type { Ctx } from '../../context';
+import { iso } from '../../clock';
+import { validationError } from '../../errors';
+import { newToken } from '../../ids';
+import { fileUrl } from '../urls';
+import { userRef } from '../people/users';
+
+/** Largest file accepted, decoded (docs/tasks.md). */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export interface FileRow {
+  id: number;
+  workspace_id: number;
+  task_id: number | null;
+  field_key: string | null;
+  name: string;
+  content_type: string;
+  data: Buffer;
+  token: string;
+  created_at: number;
+  created_by: number | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}$|^[A-Za-z0-9_\-\r\n]*$/;
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+
+export interface FileInput {
+  name: string;
+  contentType?: string;
+  data: string;
+}
+
+/** Decodes and checks an uploaded file; refusals name the property under `path`. */
+export function decodeFile(f: FileInput, prefix: string): { name: string; contentType: string; bytes: Buffer } {
+  const at = (k: string) => (prefix ? `${prefix}.${k}` : k);
+  const name = f.name.trim();
+  if (!name) throw validationError(`${at('name')} must not be empty.`, at('name'));
+  const contentType = (f.contentType ?? 'application/octet-stream').trim().toLowerCase();
+  if (!CONTENT_TYPE.test(contentType)) throw validationError(`${at('contentType')} must be a media type such as application/pdf.`, at('contentType'));
+  const text = f.data.replace(/\s+/g, '');
+  if (!BASE64.test(text) || text.length % 4 === 1) throw validationError(`${at('data')} is not valid base64.`, at('data'));
+  const bytes = Buffer.from(text, /[-_]/.test(text) ? 'base64url' : 'base64');
+  if (bytes.length === 0) throw validationError(`${at('data')} must not be empty.`, at('data'));
+  if (bytes.length > MAX_FILE_BYTES) {
+    throw validationError(`${at('data')} is ${bytes.length} bytes once decoded; the limit is ${MAX_FILE_BYTES} bytes (5 MB).`, at('data'));
+  }
+  return { name: name.slice(0, 255), contentType, bytes };
+}
+
+export function storeFile(ctx: Ctx, taskId: number, fieldKey: string | null, f: { name: string; contentType: string; bytes: Buffer }): number {
+  return Number(
+    ctx.db
+      .prepare('INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(ctx.workspace.id, taskId, fieldKey, f.name, f.contentType, f.bytes, newToken(24), ctx.now(), ctx.actor.member.id).lastInsertRowid,
+  );
+}
+
+export function fileView(ctx: Ctx, f: Omit<FileRow, 'data'> & { size: number }) {
+  return {
+    id: f.id,
+    name: f.name,
+    contentType: f.content_type,
+    size: f.size,
+    url: fileUrl(ctx, f.token),
+    createdDateTime: iso(f.created_at),
+    createdBy: userRef(ctx.db, f.created_by),
+  };
+}
+
+export function fieldFiles(ctx: Ctx, taskId: number, fieldKey: string) {
+  return ctx.db
+    .prepare<[number, string], Omit<FileRow, 'data'> & { size: number }>(
+      'SELECT id, workspace_id, task_id, field_key, name, content_type, token, created_at, created_by, length(data) AS size FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE ORDER BY id',
+    )
+    .all(taskId, fieldKey)
+    .map((f) => fileView(ctx, f));
+}

@@ -1,0 +1,33 @@
+// Snoozing one task (spec v3 3, 5.8): personal to the member the key acts as, records no
+// activity. Snoozing needs read access; reading or ending one's own snooze is never refused
+// for lost visibility. The workspace key is refused by the operation (actor: 'member').
+import type { Ctx } from '../../context';
+import { iso } from '../../clock';
+import { validationError } from '../../errors';
+import { assertTaskReadable, refuseHeading } from './guard';
+import type { TaskTarget } from './target';
+
+export function snoozeState(ctx: Ctx, taskId: number) {
+  const row = ctx.db.prepare<[number, number], { until_at: number }>('SELECT until_at FROM snoozes WHERE member_id = ? AND task_id = ?').get(ctx.actor.member.id, taskId);
+  const active = row !== undefined && row.until_at > ctx.now();
+  return { isSnoozed: active, snoozedUntil: active ? iso(row!.until_at) : undefined };
+}
+
+export function getSnooze(ctx: Ctx, t: TaskTarget) {
+  return snoozeState(ctx, t.task.id);
+}
+
+/** PUT .../snooze {snoozedUntil}: must be in the future. Answers {isSnoozed, snoozedUntil}. */
+export function setSnooze(ctx: Ctx, t: TaskTarget, until: number) {
+  assertTaskReadable(ctx, t);
+  refuseHeading(t, 'A heading cannot be snoozed.');
+  if (until <= ctx.now()) throw validationError('snoozedUntil must be in the future.', 'snoozedUntil');
+  ctx.db.prepare('INSERT OR REPLACE INTO snoozes (member_id, task_id, until_at) VALUES (?, ?, ?)').run(ctx.actor.member.id, t.task.id, until);
+  return snoozeState(ctx, t.task.id);
+}
+
+/** DELETE .../snooze: ends the member's snooze; harmless when not snoozed. */
+export function endSnooze(ctx: Ctx, t: TaskTarget) {
+  ctx.db.prepare('DELETE FROM snoozes WHERE member_id = ? AND task_id = ?').run(ctx.actor.member.id, t.task.id);
+  return snoozeState(ctx, t.task.id);
+}

@@ -1,0 +1,134 @@
+// The task state machine (spec v3 3, 4.3 "Complete a task") and the checklist status that
+// follows it (docs/tasks.md): InProgress → Complete when the last outstanding task is done,
+// Complete → InProgress when one is reopened.
+import type { Ctx } from '../../context';
+import { conflict } from '../../errors';
+import { actorName, recordActivity } from '../activity';
+import { checklistById } from '../checklists/lookup';
+import { checklistDocument, reload, type TaskTarget } from './target';
+import { evaluateChecklist, type ChecklistState } from './evaluate';
+import { assertTaskReadable, assertTaskRunnable, refuseHeading } from './guard';
+import { isAnswered } from './field-values';
+import { stateOf, storedAnswers, taskView } from './views';
+import { onTaskCompletionChanged } from './due';
+import type { TaskRow } from './rows';
+
+const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id });
+
+/**
+ * A checklist is Complete when every task that is not a heading and not hidden by a condition is
+ * Complete or NotApplicable; a Scheduled checklist is left alone. Fires checklist_completed on
+ * the way to Complete (6). Called after every write that can change the answer.
+ */
+export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
+  const c = checklistById(ctx, checklistId);
+  if (!c || c.status === 'Scheduled') return;
+  const tasks = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
+  const state = evaluateChecklist(ctx, checklistId, checklistDocument(ctx, c), tasks);
+  const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');
+  if (!outstanding && c.status !== 'Complete') {
+    ctx.db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(ctx.now(), checklistId);
+    recordActivity(ctx, { checklistId, action: 'checklist.completed', text: `The checklist was completed when ${actorName(ctx)} finished its last outstanding task.` });
+    ctx.hooks.event?.(ctx, 'checklist_completed', { checklistId });
+  } else if (outstanding && c.status === 'Complete') {
+    ctx.db.prepare("UPDATE checklists SET status = 'InProgress', completed_at = NULL WHERE id = ?").run(checklistId);
+    recordActivity(ctx, { checklistId, action: 'checklist.reopened', text: `The checklist was reopened: ${actorName(ctx)} left a task outstanding.` });
+  }
+}
+
+/** Required fields of the task still unanswered (hidden fields do not count). */
+export function unansweredRequired(ctx: Ctx, t: TaskTarget, state: ChecklistState): string[] {
+  const answers = storedAnswers(ctx, t.task.id);
+  const missing: string[] = [];
+  for (const f of t.docTask?.fields ?? []) {
+    if (!f.id || f.isRequired !== true || state.hiddenFields.has(f.id.toLowerCase())) continue;
+    const answered =
+      f.type === 'FileUpload'
+        ? ctx.db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(t.task.id, f.id)!.n > 0
+        : isAnswered(answers.get(f.id.toLowerCase()));
+    if (!answered) missing.push(f.label ? `${f.label} (${f.id})` : f.id);
+  }
+  return missing;
+}
+
+const refresh = (ctx: Ctx, t: TaskTarget) => {
+  if (t.task.checklist_id !== null) refreshChecklistStatus(ctx, t.task.checklist_id);
+};
+
+/**
+ * POST .../complete. Order: read (403), heading (400 taskKey), run permission and exclusive
+ * assignment (403), already complete (200, nothing written), not applicable (409), then the three
+ * completion checks (409): halted, hidden by a condition, required fields unanswered.
+ */
+export function completeTask(ctx: Ctx, t: TaskTarget) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.');
+  if (t.task.status === 'Complete') return taskView(ctx, t);
+  if (t.task.status === 'NotApplicable') {
+    throw conflict('The task is marked not applicable. Clear not applicable (DELETE .../not-applicable) before completing it.');
+  }
+  const state = stateOf(ctx, t);
+  const k = t.task.key.toLowerCase();
+  if (state.haltedTasks.has(k)) {
+    throw conflict('The task cannot be completed yet: it is halted behind a stop task that is not complete. Complete the stop task first.');
+  }
+  if (state.hiddenTasks.has(k)) {
+    throw conflict('The task cannot be completed: a condition currently hides it. Change the answers that the condition depends on so that the task is shown.');
+  }
+  const missing = unansweredRequired(ctx, t, state);
+  if (missing.length) {
+    throw conflict(`The task cannot be completed yet: required fields are unanswered: ${missing.join(', ')}. Answer them through .../fields first.`);
+  }
+  const now = ctx.now();
+  ctx.db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(now, ctx.actor.member.id, t.task.id);
+  recordActivity(ctx, { ...where(t), action: 'task.completed', text: `${actorName(ctx)} completed the task.` });
+  ctx.hooks.event?.(ctx, 'task_completed', { taskId: t.task.id });
+  onTaskCompletionChanged(ctx, t, now);
+  refresh(ctx, t);
+  return taskView(ctx, reload(ctx, t));
+}
+
+/** DELETE .../complete: the task becomes Incomplete; harmless when it is not complete. */
+export function uncompleteTask(ctx: Ctx, t: TaskTarget) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  if (t.task.status !== 'Complete') return taskView(ctx, t);
+  ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(t.task.id);
+  recordActivity(ctx, { ...where(t), action: 'task.uncompleted', text: `${actorName(ctx)} marked the task as not complete.` });
+  onTaskCompletionChanged(ctx, t, null);
+  refresh(ctx, t);
+  return taskView(ctx, reload(ctx, t));
+}
+
+/** POST .../not-applicable: stamps a completion time, fires no task_completed (3). */
+export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  if (t.task.status === 'NotApplicable') return taskView(ctx, t);
+  if (t.task.status === 'Complete') {
+    throw conflict('The task is complete. Uncomplete it (DELETE .../complete) before marking it not applicable.');
+  }
+  const now = ctx.now();
+  ctx.db
+    .prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?")
+    .run(now, ctx.actor.member.id, now, t.task.id);
+  recordActivity(ctx, { ...where(t), action: 'task.notApplicable', text: `${actorName(ctx)} marked the task not applicable.` });
+  refresh(ctx, t);
+  return taskView(ctx, reload(ctx, t));
+}
+
+/** DELETE .../not-applicable: the task becomes Incomplete; harmless when it is not marked. */
+export function clearNotApplicable(ctx: Ctx, t: TaskTarget) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
+  ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(t.task.id);
+  recordActivity(ctx, { ...where(t), action: 'task.notApplicableCleared', text: `${actorName(ctx)} cleared not applicable; the task is incomplete again.` });
+  refresh(ctx, t);
+  return taskView(ctx, reload(ctx, t));
+}
+
+/** Read access first (a member who may not see the checklist learns nothing more), then heading, then write rights. */
+function assertTaskRunnableOrHeading(ctx: Ctx, t: TaskTarget, why: string): void {
+  if (t.task.is_heading) {
+    assertTaskReadable(ctx, t);
+    refuseHeading(t, why);
+  }
+  assertTaskRunnable(ctx, t);
+}

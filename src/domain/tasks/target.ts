@@ -1,0 +1,75 @@
+// Finding the task a route names (spec v3 4.3, 2.1): a checklist task by the pair
+// (checklistKey, taskKey), a standalone task by its own key. Lookups come before any
+// permission check (5.10): another workspace's task is 404, never 403.
+import type { Ctx } from '../../context';
+import { notFound } from '../../errors';
+import { checklistById, findChecklist, type ChecklistRow } from '../checklists/lookup';
+import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../templates/document';
+import type { TaskRow } from './rows';
+
+/** The task a route acts on, with what its rules need. */
+export interface TaskTarget {
+  task: TaskRow;
+  /** The checklist it is on (checklist task) or attached to (standalone); null for an unattached standalone task. */
+  checklist: ChecklistRow | null;
+  standalone: boolean;
+  /** The template version document of its own checklist; null for a standalone task. */
+  doc: TemplateDocument | null;
+  docTask: DocTask | null;
+}
+
+/** The template version document a checklist runs. */
+export function checklistDocument(ctx: Pick<Ctx, 'db'>, checklist: Pick<ChecklistRow, 'template_id' | 'template_version'>): TemplateDocument {
+  const row = ctx.db
+    .prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?')
+    .get(checklist.template_id, checklist.template_version);
+  return row ? parseStoredDocument(row.document) : { name: '', tasks: [] };
+}
+
+export function docTaskOf(doc: TemplateDocument | null, taskKey: string): DocTask | null {
+  return doc?.tasks.find((t) => t.id?.toLowerCase() === taskKey.toLowerCase()) ?? null;
+}
+
+const taskNotFound = (taskKey: string, where: string) => notFound('TASK_NOT_FOUND', `No task with key ${taskKey} exists ${where}.`);
+
+/** A task of the checklist; a key of another checklist or of an attached standalone task is 404 TASK_NOT_FOUND (4.3). */
+export function findChecklistTask(ctx: Ctx, checklistKey: string, taskKey: string): TaskTarget {
+  const checklist = findChecklist(ctx, checklistKey);
+  const task = ctx.db
+    .prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE')
+    .get(checklist.id, taskKey);
+  if (!task) throw taskNotFound(taskKey, 'on this checklist');
+  const doc = checklistDocument(ctx, checklist);
+  return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+}
+
+/** A standalone task of the workspace (attached or not), or 404 TASK_NOT_FOUND. */
+export function findStandaloneTask(ctx: Ctx, taskKey: string): TaskTarget {
+  const task = ctx.db
+    .prepare<[string, number], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND key = ? COLLATE NOCASE AND workspace_id = ?')
+    .get(taskKey, ctx.workspace.id);
+  if (!task) throw taskNotFound(taskKey, 'as a standalone task in this workspace');
+  const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
+  return { task, checklist, standalone: true, doc: null, docTask: null };
+}
+
+/** Re-reads the task row after a write. */
+export function reload(ctx: Ctx, t: TaskTarget): TaskTarget {
+  return { ...t, task: ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(t.task.id)! };
+}
+
+/** Content types that show something and take no answer (2.6 known names). */
+export const CONTENT_TYPES = new Set(['Text', 'Image', 'Video', 'File', 'MailTo', 'Embed']);
+export const isAnswerable = (f: DocField) => !CONTENT_TYPES.has(f.type);
+
+/** The answerable fields of a task, in template order. */
+export function answerableFields(t: Pick<TaskTarget, 'docTask'>): DocField[] {
+  return (t.docTask?.fields ?? []).filter((f) => f.id && isAnswerable(f));
+}
+
+/** Field name: its label, or "Unlabelled <type> Content at Position <n>" (2.5, 6.2). */
+export function fieldName(docTask: DocTask | null, f: DocField): string {
+  if (f.label && f.label.trim()) return f.label;
+  const n = (docTask?.fields ?? []).indexOf(f) + 1;
+  return `Unlabelled ${f.type} Content at Position ${n}`;
+}

@@ -1,0 +1,153 @@
+// The three task sizes (spec v3 2.4): summary (list), task (status routes), detail (get).
+// Each is a superset of the previous; valueless properties are omitted, arrays always present.
+import type { Ctx } from '../../context';
+import { iso } from '../../clock';
+import { compareText } from '../paging';
+import { checklistReference } from '../checklists/lookup';
+import { fullName, type MemberRow } from '../people/rows';
+import { fileUrl } from '../urls';
+import { userRef } from '../people/users';
+import type { DocField } from '../templates/document';
+import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate';
+import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
+import { fieldFiles } from './files';
+import type { TaskRow } from './rows';
+import { answerableFields, fieldName, type TaskTarget } from './target';
+
+/** The evaluated state of the target's checklist (empty for standalone tasks). */
+export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
+  return t.doc && t.task.checklist_id !== null ? evaluateChecklist(ctx, t.task.checklist_id, t.doc) : EMPTY_STATE;
+}
+
+/** User reference of a member who has not left (2.4: completedBy absent if the member left). */
+function presentUser(ctx: Ctx, id: number | null) {
+  if (id === null) return undefined;
+  const m = ctx.db.prepare<[number], { is_removed: number }>('SELECT is_removed FROM members WHERE id = ?').get(id);
+  return m && !m.is_removed ? userRef(ctx.db, id) : undefined;
+}
+
+export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
+  const heading = task.is_heading === 1;
+  const k = task.key.toLowerCase();
+  const complete = task.status === 'Complete';
+  const na = task.status === 'NotApplicable';
+  return {
+    key: task.key,
+    name: task.name,
+    order: task.position,
+    isHeading: heading,
+    status: heading ? undefined : (task.status ?? 'Incomplete'),
+    isComplete: !heading && complete,
+    isNotApplicable: !heading && na,
+    isCurrentlyHalted: !heading && state.haltedTasks.has(k),
+    isCurrentlyHidden: state.hiddenTasks.has(k),
+    isAssignedExclusively: task.is_assigned_exclusively === 1,
+    dueDateTime: heading ? undefined : iso(task.due_at),
+    // Not applicable stamps a completion time too (spec v3 3); completedBy names only who completed.
+    completedDateTime: complete || na ? iso(task.completed_at ?? task.not_applicable_at) : undefined,
+    completedBy: complete ? presentUser(ctx, task.completed_by) : undefined,
+    notApplicableDateTime: na ? iso(task.not_applicable_at) : undefined,
+    notApplicableBy: na ? presentUser(ctx, task.not_applicable_by) : undefined,
+  };
+}
+
+/** Assignees: groups first, then by name (2.4). */
+export function assigneesOf(ctx: Ctx, taskId: number) {
+  const rows = ctx.db
+    .prepare<[number], { assignee_type: 'TeamMember' | 'Group'; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?')
+    .all(taskId);
+  const out = rows.map((r) => {
+    if (r.assignee_type === 'Group') {
+      const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
+      return { id: r.assignee_id, type: 'Group' as const, name: g?.name };
+    }
+    const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(r.assignee_id);
+    return { id: r.assignee_id, type: 'TeamMember' as const, name: m ? fullName(m) : undefined };
+  });
+  return out.sort(
+    (a, b) => (a.type === b.type ? 0 : a.type === 'Group' ? -1 : 1) || compareText(a.name ?? '', b.name ?? '') || a.id - b.id,
+  );
+}
+
+export interface CommentRow {
+  id: number;
+  task_id: number;
+  author_id: number | null;
+  html: string | null;
+  text: string;
+  mentions: string;
+  file_id: number | null;
+  created_at: number;
+}
+
+export function commentView(ctx: Ctx, c: CommentRow) {
+  const file = c.file_id === null ? undefined : ctx.db.prepare<[number], { name: string; content_type: string; token: string }>('SELECT name, content_type, token FROM files WHERE id = ?').get(c.file_id);
+  return {
+    id: c.id,
+    text: c.text,
+    html: c.html ?? undefined,
+    createdBy: userRef(ctx.db, c.author_id),
+    createdDateTime: iso(c.created_at),
+    attachment: file ? { name: file.name, contentType: file.content_type, url: fileUrl(ctx, file.token) } : undefined,
+    mentions: JSON.parse(c.mentions) as { id: number; type: string; name?: string }[],
+  };
+}
+
+/** Comments, oldest first (2.4). */
+export function commentsOf(ctx: Ctx, taskId: number) {
+  return ctx.db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, id').all(taskId).map((c) => commentView(ctx, c));
+}
+
+/** One field object (2.4): key, name, type, isRequired, value; Table adds columns. */
+export function fieldView(ctx: Ctx, t: TaskTarget, f: DocField, stored: unknown) {
+  const base = { key: f.id!, name: fieldName(t.docTask, f), type: f.type, isRequired: f.isRequired === true };
+  let value: unknown;
+  if (f.type === 'FileUpload') value = fieldFiles(ctx, t.task.id, f.id!);
+  else value = answerView(ctx, f, stored);
+  if (value === undefined && ARRAY_TYPES.has(f.type)) value = [];
+  const extra = f.type === 'Table' ? { columns: tableColumns(f).map((c) => ({ key: c.id, name: c.name })) } : {};
+  return { ...base, value, ...extra };
+}
+
+/** Stored answers of one task by field key (lower case). */
+export function storedAnswers(ctx: Ctx, taskId: number): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const r of ctx.db.prepare<[number], { field_key: string; value: string | null }>('SELECT field_key, value FROM field_values WHERE task_id = ?').all(taskId)) {
+    out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
+  }
+  return out;
+}
+
+/** Current field values, omitting fields a condition hides (2.4). */
+export function fieldsOf(ctx: Ctx, t: TaskTarget, state: ChecklistState) {
+  const answers = storedAnswers(ctx, t.task.id);
+  return answerableFields(t)
+    .filter((f) => !state.hiddenFields.has(f.id!.toLowerCase()))
+    .map((f) => fieldView(ctx, t, f, answers.get(f.id!.toLowerCase())));
+}
+
+export function taskView(ctx: Ctx, t: TaskTarget, state = stateOf(ctx, t)) {
+  return {
+    ...taskSummary(ctx, t.task, state),
+    assignees: assigneesOf(ctx, t.task.id),
+    fields: fieldsOf(ctx, t, state),
+    comments: commentsOf(ctx, t.task.id),
+  };
+}
+
+/** The task's own tags by name, in name order (2.4). */
+export function taskTags(ctx: Ctx, taskId: number): string[] {
+  return ctx.db
+    .prepare<[number], { name: string }>("SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = 'task' AND a.target_id = ?")
+    .all(taskId)
+    .map((r) => r.name)
+    .sort(compareText);
+}
+
+export function taskDetail(ctx: Ctx, t: TaskTarget, state = stateOf(ctx, t)) {
+  return {
+    ...taskView(ctx, t, state),
+    checklist: t.checklist ? checklistReference(ctx, t.checklist) : undefined,
+    tags: taskTags(ctx, t.task.id),
+  };
+}

@@ -1,0 +1,116 @@
+// Whole-database operations behind /_emulator/reset, /export, /import and the
+// `wfe seed|export|import` commands. Rows are replaced inside the same database
+// (never a new connection), so every prepared statement the emulator holds stays valid.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validationError } from '../errors';
+import { migrate, schemaVersion, type Db } from '../store/open';
+import { loadNativeBinding } from '../store/native';
+import { loadFixture, type FixtureName } from '../store/fixtures';
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** Ordinary tables of the schema (not SQLite's own, not virtual tables or their shadows). */
+export function dataTables(db: Db, schema = 'main'): string[] {
+  const rows = db.prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string; sql: string | null }[];
+  const virtual = rows.filter((r) => /^\s*CREATE\s+VIRTUAL/i.test(r.sql ?? '')).map((r) => r.name);
+  return rows.map((r) => r.name).filter((n) => !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function deleteAll(db: Db, tables: string[]): void {
+  // Inside the transaction: foreign keys are checked once, at commit.
+  db.pragma('defer_foreign_keys = ON');
+  for (const t of tables) db.prepare(`DELETE FROM main.${quote(t)}`).run();
+  const hasSeq = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get();
+  if (hasSeq) db.prepare('DELETE FROM main.sqlite_sequence').run();
+}
+
+/** Wipes every row and loads the fixture again, in one transaction (POST /_emulator/reset, `wfe seed`). */
+export function resetToFixture(db: Db, fixture: FixtureName, now: number): void {
+  const tables = dataTables(db);
+  db.transaction(() => {
+    deleteAll(db, tables);
+    if (fixture !== 'none') loadFixture(db, fixture, now);
+  })();
+}
+
+/** The whole database as one SQLite file (GET /_emulator/export, `wfe export`). */
+export function exportDatabase(db: Db): Buffer {
+  return db.serialize();
+}
+
+/**
+ * Replaces every row with the rows of `bytes`, a SQLite file written by export
+ * (POST /_emulator/import, `wfe import`). An older schema version is migrated
+ * first; a newer one, or a file that is not a wfe database, is refused with 400.
+ */
+export function importDatabase(db: Db, bytes: Buffer): { tables: number; rows: number } {
+  if (bytes.length < 100 || bytes.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
+    throw validationError('The body is not a SQLite database file (send the bytes GET /_emulator/export answered).');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
+  const file = join(dir, 'import.sqlite');
+  try {
+    writeFileSync(file, bytes);
+    checkAndMigrate(file);
+    const tables = dataTables(db);
+    db.prepare('ATTACH DATABASE ? AS import_src').run(file);
+    let rows = 0;
+    try {
+      const theirs = new Set(dataTables(db, 'import_src'));
+      const missing = tables.filter((t) => !theirs.has(t));
+      if (missing.length) throw validationError(`The database file is not a wfe database: it has no table ${missing.slice(0, 5).join(', ')}.`);
+      try {
+        db.transaction(() => {
+          deleteAll(db, tables);
+          for (const t of tables) {
+            const ours = (db.prepare(`PRAGMA main.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name);
+            const cols = new Set((db.prepare(`PRAGMA import_src.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name));
+            const shared = ours.filter((c) => cols.has(c)).map(quote).join(', ');
+            rows += db.prepare(`INSERT INTO main.${quote(t)} (${shared}) SELECT ${shared} FROM import_src.${quote(t)}`).run().changes;
+          }
+          const seq = db.prepare("SELECT 1 FROM import_src.sqlite_master WHERE name = 'sqlite_sequence'").get();
+          const ourSeq = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get();
+          if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
+        })();
+      } catch (e) {
+        if (e instanceof Error && e.name === 'SqliteError') {
+          throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);
+        }
+        throw e;
+      }
+    } finally {
+      db.prepare('DETACH DATABASE import_src').run();
+    }
+    return { tables: tables.length, rows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function checkAndMigrate(file: string): void {
+  let src: Db;
+  try {
+    src = new Database(file, { nativeBinding: loadNativeBinding() } as Database.Options);
+  } catch (e) {
+    throw validationError(`The body is not a readable SQLite database: ${e instanceof Error ? e.message : String(e)}.`);
+  }
+  try {
+    let version: number;
+    try {
+      version = src.pragma('user_version', { simple: true }) as number;
+    } catch (e) {
+      throw validationError(`The body is not a readable SQLite database: ${e instanceof Error ? e.message : String(e)}.`);
+    }
+    const ours = schemaVersion();
+    if (version === 0) throw validationError('The database file is not a wfe database (it has no schema version).');
+    if (version > ours) throw validationError(`The database file has schema version ${version}; this wfe understands up to ${ours}. Use a newer wfe.`);
+    if (version < ours) migrate(src);
+  } finally {
+    src.close();
+  }
+}

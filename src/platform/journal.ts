@@ -1,0 +1,95 @@
+// The request journal behind GET /_emulator/journal: the last requests in memory,
+// bounded (a ring), never written to SQLite (the issue's per-request cost rule).
+export interface JournalEntry {
+  /** When the request arrived (emulator clock, ISO ending Z). */
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  /** Name of the API key that authenticated it; absent when none did. */
+  keyName?: string;
+  requestId: string;
+  durationMs: number;
+  region: 'US' | 'EU';
+}
+
+/** Filled in while a request runs; the pipeline sets keyName once the key is known. */
+export interface JournalMark {
+  keyName?: string;
+  requestId?: string;
+}
+
+/** As kept in memory: the time stays a number until someone reads the journal. */
+type Stored = Omit<JournalEntry, 'at'> & { at: number };
+
+export class RequestJournal {
+  private ring: (Stored | undefined)[];
+  private next = 0;
+  private count = 0;
+
+  constructor(readonly capacity = 1000) {
+    this.ring = new Array(capacity);
+  }
+
+  record(e: Stored): void {
+    this.ring[this.next] = e;
+    this.next = (this.next + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+  }
+
+  /** The last `limit` entries, newest first. */
+  last(limit: number): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let i = 1; i <= Math.min(limit, this.count); i++) {
+      const e = this.ring[(this.next - i + this.capacity) % this.capacity]!;
+      out.push({ ...e, at: new Date(e.at).toISOString() });
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  clear(): void {
+    this.ring = new Array(this.capacity);
+    this.next = 0;
+    this.count = 0;
+  }
+}
+
+type Handle = (req: Request, sourceIp: string, journal?: JournalMark) => Promise<Response>;
+
+/**
+ * Wraps an address's request handler so every request except the control routes
+ * themselves is journaled: method, path, status, key name, request id, duration.
+ */
+export function withJournal(emu: { journal: RequestJournal; clock: { now(): number } }, region: 'US' | 'EU', handle: Handle) {
+  return async (req: Request, sourceIp: string): Promise<Response> => {
+    const path = pathOf(req.url);
+    if (path.startsWith('/_emulator')) return handle(req, sourceIp);
+    const at = emu.clock.now();
+    const started = performance.now();
+    const mark: JournalMark = {};
+    const res = await handle(req, sourceIp, mark);
+    emu.journal.record({
+      at,
+      method: req.method,
+      path,
+      status: res.status,
+      keyName: mark.keyName,
+      requestId: mark.requestId ?? res.headers.get('x-request-id') ?? '',
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      region,
+    });
+    return res;
+  };
+}
+
+/** The path of an absolute URL without building a URL object (hot path). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const q = url.indexOf('?', start);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}

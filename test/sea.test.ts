@@ -1,0 +1,106 @@
+// The single executable (issue 3 item 5, README "Single executable"): `npm run build`
+// makes dist/wfe; copied alone into an empty directory (no node_modules), it serves
+// HTTP and MCP over stdio. Also: `node dist/wfe.cjs` outside a SEA finds the addon.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ROOT, KEYS, callTool } from './helpers/server';
+
+const supported = process.platform === 'linux' && process.arch === 'x64';
+let dir: string;
+let exe: string;
+let buildError: string | undefined;
+
+before(() => {
+  if (!supported) return;
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  if (r.status !== 0 || !existsSync(join(ROOT, 'dist', 'wfe'))) {
+    buildError = `npm run build could not run: ${(r.stderr || r.error?.message || '').slice(-2000)}`;
+    return;
+  }
+  dir = mkdtempSync(join(tmpdir(), 'wfe-sea-'));
+  exe = join(dir, 'wfe');
+  copyFileSync(join(ROOT, 'dist', 'wfe'), exe);
+  spawnSync('chmod', ['+x', exe]);
+});
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Environment without anything pointing back at this checkout. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
+  return { ...env, ...extra };
+}
+
+function skipReason(): string | undefined {
+  if (!supported) return `the single executable is built for linux-x64 only (this is ${process.platform}-${process.arch})`;
+  return buildError;
+}
+
+async function waitForBanner(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${out}`)), 10_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /US\s+REST (http:\/\/\S+)\/v3/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+}
+
+test('issue 3 item 5: the executable alone in an empty directory serves GET /v3/auth/test', async (t) => {
+  const why = skipReason();
+  if (why) return t.skip(why);
+  assert.ok(!existsSync(join(dir, 'node_modules')));
+  const started = Date.now();
+  const child = spawn(exe, ['serve', '--port-us', '0', '--port-eu', '0'], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const us = await waitForBanner(child);
+    const res = await fetch(`${us}/v3/auth/test`, { headers: { 'X-API-KEY': KEYS.admin } });
+    const firstAnswerMs = Date.now() - started;
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.teamName, 'Acme Corp');
+    assert.equal(res.headers.get('x-ratelimit-bucket'), 'cheap');
+    t.diagnostic(`first answered request ${firstAnswerMs} ms after spawn`);
+    const refused = await fetch(`${us}/v3/members/999`, { headers: { 'X-API-KEY': KEYS.admin } });
+    assert.equal(refused.status, 404);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+test('issue 3 item 5: the executable serves MCP over stdio (SDK client, one tool call)', async (t) => {
+  const why = skipReason();
+  if (why) return t.skip(why);
+  const client = new Client({ name: 'sea-smoke', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: exe, args: ['mcp'], cwd: dir, env: cleanEnv({ SVC_API_KEY: KEYS.member }), stderr: 'pipe' }));
+  try {
+    const r = await callTool(client, 'get_member', { memberId: 103 });
+    assert.equal(r.isError, false);
+    assert.equal(r.body.email, 'mia@acme.test');
+  } finally {
+    await client.close();
+  }
+});
+
+test('issue 3 item 5: node dist/wfe.cjs (not a SEA) finds the native addon too', (t) => {
+  const why = skipReason();
+  if (why) return t.skip(why);
+  const db = join(dir, 'plain.sqlite');
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'seed', '--db', db], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(existsSync(db));
+});
