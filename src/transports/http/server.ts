@@ -46,10 +46,12 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
       },
     );
     const current = new AsyncLocalStorage<IncomingMessage>();
-    const server = createServer({ maxHeaderSize: 32 * 1024 }, (req: IncomingMessage, res: ServerResponse) => current.run(req, () => (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res)));
-    // Slow-client guard: a request must arrive whole within these limits.
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 60_000;
+    // Slow-client guard: a request must arrive whole within these limits; idle
+    // connections are checked every second (node's default is every 30 s).
+    const headersTimeout = Number(process.env.WFE_HEADERS_TIMEOUT_MS) || 20_000;
+    const server = createServer({ maxHeaderSize: 32 * 1024, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req: IncomingMessage, res: ServerResponse) => current.run(req, () => (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res)));
+    server.headersTimeout = headersTimeout;
+    server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
     server.keepAliveTimeout = 5_000;
     server.on('clientError', (err, socket) => answerClientError(err, socket as Socket));
     await new Promise<void>((resolve, reject) => {
