@@ -50,6 +50,22 @@ const rules = {
   },
   /** 5.6: archive/unarchive a template and every webhook route: Administrators (and 5.9 workspace keys) only. */
   adminOnly: (k: KeyName): Cell => (passesAll(k) ? 'ok' : 'FORBIDDEN'),
+  /** 5.6, 5.9: archive a checklist: Administrators only; the workspace key acts through the anonymous member and is refused. */
+  adminMemberOnly: (k: KeyName): Cell => (isAdmin(k) ? 'ok' : 'FORBIDDEN'),
+  /**
+   * 5.8 complete/uncomplete: Administrator; member with Run permission on the template; member assigned on the
+   * checklist. 5.9: the workspace key through the anonymous member, whom AllUsers includes (docs/tasks.md).
+   * `run` lists who has run permission on the template (AllUsers: everyone).
+   */
+  taskState: (k: KeyName, run: 'all' | KeyName[]): Cell => (isAdmin(k) || run === 'all' || run.includes(k) ? 'ok' : 'FORBIDDEN'),
+  /** 5.8 assign, due date: any Administrator or Member (exclusive: assignees and Administrators); a workspace key is refused. */
+  assignOrDue: (k: KeyName, exclusiveTo?: KeyName[]): Cell => (isWorkspace(k) ? 'FORBIDDEN' : exclusiveTo && !isAdmin(k) && !exclusiveTo.includes(k) ? 'FORBIDDEN' : 'ok'),
+  /** 5.8 snooze: a member key that may see the checklist. */
+  snooze: (k: KeyName): Cell => (isWorkspace(k) ? 'API_KEY_ACTS_AS_WORKSPACE' : 'ok'),
+  /** 5.5, 5.9: create a checklist: Checklist.Creator and run permission; a workspace key from any template. */
+  checklistCreate: (k: KeyName): Cell => (has(k, 'Checklist.Creator') ? 'ok' : 'FORBIDDEN'),
+  /** 5.5, 5.9: raise a standalone task: Task.Creator; the workspace key needs none. */
+  standaloneCreate: (k: KeyName): Cell => (has(k, 'Task.Creator') ? 'ok' : 'FORBIDDEN'),
 };
 
 interface Row {
@@ -104,6 +120,59 @@ before(async () => {
       return s.api(KEYS[k], 'DELETE', `/v3/templates/${DEMO.expense}/archive`);
     },
   });
+  // ── checklists and tasks (5.5, 5.6, 5.8, 5.9): on checklists made here, so every key starts from the same state.
+  const newChecklist = async (templateKey: string, name: string) => {
+    const r = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey, name });
+    assert.equal(r.status, 201, r.text);
+    return r.body.key as string;
+  };
+  const expenseCl = await newChecklist(DEMO.expense, 'Matrix expenses');
+  const vendorCl = await newChecklist(DEMO.vendor, 'Matrix vendor');
+  const approve = '21000000-0000-4000-8000-000000000202';
+  const vendorTask = (s.emu.db.prepare('SELECT t.key FROM tasks t JOIN checklists c ON c.id = t.checklist_id WHERE c.key = ? AND t.is_heading = 0 AND t.is_stop = 0 ORDER BY t.position LIMIT 1').get(vendorCl) as { key: string }).key;
+  const toggle = (cl: string, task: string, what = 'complete') => async (k: KeyName) => {
+    const a = await s.api(KEYS[k], 'POST', `/v3/checklists/${cl}/tasks/${task}/${what}`);
+    if (a.status >= 300) return a;
+    return s.api(KEYS[k], 'DELETE', `/v3/checklists/${cl}/tasks/${task}/${what}`);
+  };
+  rows.push({ op: 'completeTask+uncompleteTask', label: 'Expense Report (AllUsers RunAndView)', expect: (k) => rules.taskState(k, 'all'), call: toggle(expenseCl, approve) });
+  // Its first task has a required field (completing it would be 409 for everyone): not applicable follows the same rule (5.8).
+  rows.push({ op: 'setTaskNotApplicable+clearTaskNotApplicable', label: 'Vendor Review (Mia ViewOnly, Nora no rule)', expect: (k) => rules.taskState(k, []), call: toggle(vendorCl, vendorTask, 'not-applicable') });
+  /** 5.4: a checklist and its tasks are readable by Administrators, the workspace key, members with a checklist permission, and members assigned something on it. */
+  const readVendor = (k: KeyName): Cell => (k === 'noperm' ? 'FORBIDDEN' : 'ok');
+  rows.push({ op: 'getChecklist', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}`) });
+  rows.push({ op: 'listChecklistTasks', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks`) });
+  rows.push({ op: 'getTask', label: 'Vendor Review task', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks/${vendorTask}`) });
+  rows.push({ op: 'setTaskDueDate', label: 'Expense Report', expect: (k) => rules.assignOrDue(k), call: api('PUT', `/v3/checklists/${expenseCl}/tasks/${approve}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' }) });
+  rows.push({ op: 'setTaskAssignees', label: 'Expense Report', expect: (k) => rules.assignOrDue(k), call: api('PUT', `/v3/checklists/${expenseCl}/tasks/${approve}/assignees`, { assignees: [] }) });
+  const johnTask = (s.emu.db.prepare("SELECT t.key FROM tasks t JOIN checklists c ON c.id = t.checklist_id WHERE c.key = ? AND t.is_assigned_exclusively = 1 LIMIT 1").get(DEMO.johnRoe) as { key: string } | undefined)?.key;
+  if (johnTask) {
+    // Exclusively assigned to Ada; Nora cannot even read John Roe's checklist (5.4): FORBIDDEN as well.
+    rows.push({ op: 'setTaskDueDate', label: "John Roe's task exclusive to Ada", expect: (k) => rules.assignOrDue(k, ['admin']), call: api('PUT', `/v3/checklists/${DEMO.johnRoe}/tasks/${johnTask}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' }) });
+  }
+  rows.push({ op: 'addTaskComment', label: 'Expense Report', expect: rules.anyone, call: api('POST', `/v3/checklists/${expenseCl}/tasks/${approve}/comments`, { text: 'matrix' }) });
+  rows.push({
+    op: 'setTaskSnooze+endTaskSnooze',
+    label: 'Expense Report',
+    expect: rules.snooze,
+    call: async (k) => {
+      const a = await s.api(KEYS[k], 'PUT', `/v3/checklists/${expenseCl}/tasks/${approve}/snooze`, { snoozedUntil: '2031-01-01T00:00:00Z' });
+      if (a.status >= 300) return a;
+      return s.api(KEYS[k], 'DELETE', `/v3/checklists/${expenseCl}/tasks/${approve}/snooze`);
+    },
+  });
+  rows.push({ op: 'createChecklist', label: 'from Expense Report', expect: rules.checklistCreate, call: api('POST', '/v3/checklists', { templateKey: DEMO.expense, name: 'Matrix made' }) });
+  rows.push({
+    op: 'archiveChecklist+unarchiveChecklist',
+    label: 'Expense Report checklist',
+    expect: rules.adminMemberOnly,
+    call: async (k) => {
+      const a = await s.api(KEYS[k], 'POST', `/v3/checklists/${expenseCl}/archive`, {});
+      if (a.status >= 300) return a;
+      return s.api(KEYS[k], 'DELETE', `/v3/checklists/${expenseCl}/archive`);
+    },
+  });
+  rows.push({ op: 'createStandaloneTask', label: '', expect: rules.standaloneCreate, call: api('POST', '/v3/tasks', { name: 'Matrix task' }) });
   rows.push({ op: 'listWebhooks', label: '', expect: rules.adminOnly, call: api('GET', '/v3/webhooks') });
   rows.push({
     op: 'createWebhook+deleteWebhook',
@@ -156,6 +225,7 @@ test('5.4-5.9: every cell of the permission matrix is as spec 5 says (every fixt
     }
     table.push(`| ${row.op} | ${row.label} | ${cells.join(' | ')} |`);
   }
+  if (process.env.MATRIX_PRINT) process.stderr.write(table.join('\n') + '\n');
   assert.deepEqual(wrong, [], table.join('\n'));
   const covered = new Set(rows.flatMap((r) => r.op.split('+')));
   const uncovered = s.emu.ops.filter((o) => !covered.has(o.id) && !o.path.startsWith('/v3/schema/')).map((o) => o.id);
