@@ -3,7 +3,9 @@
 // Prints a table and writes bench/results/<time>.json. Not part of the tests.
 // Runs the bundle (dist/wfe.cjs) and the single executable (dist/wfe); builds them if missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { buildBigDatabase } from './big-db';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -154,6 +156,43 @@ async function seaStartup(runs: number): Promise<Row> {
   return { name: `Single executable: start to first answered request (median of ${runs})`, p50: median, p99: round(times[times.length - 1], 1), target: '< 300 ms', met: median < 300 };
 }
 
+/** Resident memory serving a file database of `count` checklists (issue 3 target: < 300 MB at 100,000). */
+async function bigDatabaseMemory(count: number): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-bench-'));
+  const file = join(dir, 'big.db');
+  const t0 = performance.now();
+  buildBigDatabase(file, count);
+  const built = Math.round((performance.now() - t0) / 1000);
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'serve', '--db', file, '--port-us', '0', '--port-eu', '0', '--standard-budget', '1000000000', '--cheap-budget', '1000000000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, WFE_CLI: '1' },
+  });
+  try {
+    const m = await waitFor(child, /US\s+REST (http:\/\/\S+)\/v3/, 'emulator on the big database');
+    const url = m[1];
+    let after: string | undefined;
+    const t1 = performance.now();
+    for (let page = 0; page < 20; page++) {
+      const r = await fetch(`${url}/v3/checklists?pageSize=100${after ? `&after=${after}` : ''}`, { headers: { 'X-API-KEY': KEY } });
+      const body = (await r.json()) as { nextCursor?: string };
+      after = body.nextCursor;
+      if (!after) break;
+    }
+    const listMs = Math.round((performance.now() - t1) / 20);
+    await cannon(`${url}/v3/checklists?pageSize=100`, { duration: 3, connections: 10 });
+    const rss = rssMb(child.pid!);
+    return {
+      name: `Peak RSS serving a file database of ${count.toLocaleString('en')} checklists (GET /v3/checklists paged)`,
+      note: `${rss} MB; ~${listMs} ms per page of 100; built in ${built} s`,
+      target: '< 300 MB',
+      met: rss < 300,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   ensureBuilt();
   const started = Date.now();
@@ -208,6 +247,7 @@ async function main(): Promise<void> {
     baseline.child.kill('SIGTERM');
   }
   rows.push(await seaStartup(5));
+  rows.push(await bigDatabaseMemory(Number(process.env.BENCH_CHECKLISTS ?? 100_000)));
 
   const result = {
     when: new Date().toISOString(),

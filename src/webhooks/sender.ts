@@ -84,6 +84,7 @@ export class WebhookSender {
   private timer?: NodeJS.Timeout;
   private scheduled = false;
   private stopped = false;
+  private paused = false;
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly abort = new AbortController();
 
@@ -108,6 +109,29 @@ export class WebhookSender {
     });
   }
 
+  /**
+   * Pauses processing and sending (POST /_emulator/webhooks/pause): events stay
+   * `pending` and unbuilt, deliveries stay `pending`; a request already in flight
+   * finishes. Not persisted: a restarted emulator sends again. Lets a test decide
+   * exactly what state an event is processed in (the 6.3 drop rule).
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
   /** Stops sending; requests in flight are aborted and their deliveries stay pending for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -127,7 +151,7 @@ export class WebhookSender {
   }
 
   tick(): void {
-    if (this.stopped || !this.emu.db.open) return;
+    if (this.stopped || this.paused || !this.emu.db.open) return;
     const room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return;
     const now = this.emu.clock.now();

@@ -317,7 +317,7 @@ function check(t: Target, b: Built, a: Answer): { problems: [string, string][]; 
   const problems: [string, string][] = [];
   if (a.status >= 500) problems.push(['5xx', `${a.status} ${a.text.slice(0, 300)}`]);
   // Refused by the HTTP parser before headers could be read (431, 408, malformed HTTP): a generated id.
-  const beforeHeaders = a.status === 431 || a.status === 408 || (a.status === 400 && /not valid HTTP/.test(a.text));
+  const beforeHeaders = a.status === 431 || a.status === 408 || (a.status === 400 && /could not be parsed|not valid HTTP/.test(a.text));
   if (!a.requestId) problems.push(['requestIdHeader', 'no X-Request-Id on the answer']);
   else if (!beforeHeaders && b.sentRequestId !== undefined && REQUEST_ID_OK.test(b.sentRequestId) && a.requestId !== b.sentRequestId) problems.push(['requestIdHeader', `sent ${b.sentRequestId}, got ${a.requestId}`]);
   else if (!(b.sentRequestId !== undefined && a.requestId === b.sentRequestId) && !GENERATED_ID.test(a.requestId) && !REQUEST_ID_OK.test(a.requestId)) problems.push(['requestIdHeader', `unusable id ${JSON.stringify(a.requestId)}`]);

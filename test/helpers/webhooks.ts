@@ -1,10 +1,13 @@
 // Webhook test helpers: a real local HTTP receiver, a ctx for firing the event
-// hook directly (until the routes that fire events are merged), and waits.
+// hook directly (payload golden tests), waits, and a harness for tests that fire
+// events through the real routes.
 import { createServer, type IncomingHttpHeaders, type ServerResponse, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Emulator } from '../../src/emulator';
 import type { Ctx } from '../../src/context';
 import { makeCtx } from '../../src/pipeline';
+import assert from 'node:assert/strict';
+import type { TestServer } from './server';
 
 export interface Received {
   method: string;
@@ -115,4 +118,56 @@ export async function waitUntil<T>(fn: () => T | undefined | false, timeoutMs = 
 
 export function deliveryRows(emu: Emulator): any[] {
   return emu.db.prepare('SELECT d.*, e.event_type, e.body FROM deliveries d JOIN events e ON e.id = d.event_id ORDER BY d.id').all();
+}
+
+/* ── through the real routes ─────────────────────────────────────────────── */
+
+
+/** The control-route side of a test server: subscriptions, the delivery log, pause/resume, settling. */
+export function harness(s: TestServer, adminKey = 'acme-admin-key') {
+  const control = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${s.us}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const h = {
+    control,
+    /** POST /v3/webhooks; answers the subscription id. */
+    subscribe: async (body: Record<string, unknown>, key: string = adminKey, base?: string): Promise<string> => {
+      const r = await s.api(key, 'POST', '/v3/webhooks', body, {}, base);
+      assert.equal(r.status, 201, r.text);
+      return r.body.id;
+    },
+    /** POST /api/web-hook/subscribe (legacy); answers the subscription id. */
+    subscribeLegacy: async (query: Record<string, string>, key: string = adminKey): Promise<string> => {
+      const r = await s.api(key, 'POST', `/api/web-hook/subscribe?${new URLSearchParams(query)}`);
+      assert.equal(r.status, 200, r.text);
+      return r.body.id;
+    },
+    unsubscribe: async (id: string) => {
+      const r = await s.api(adminKey, 'DELETE', `/v3/webhooks/${id}`);
+      assert.equal(r.status, 204, r.text);
+    },
+    /** Deliveries of a subscription, oldest first. */
+    deliveries: async (subscription: string): Promise<any[]> =>
+      ((await control('GET', `/_emulator/webhooks/deliveries?subscription=${subscription}&limit=1000`)).body.items as any[]).reverse(),
+    /** Bodies (parsed) of a subscription's delivered deliveries, oldest first. */
+    bodies: async (subscription: string): Promise<any[]> => (await h.deliveries(subscription)).filter((d) => d.status === 'delivered').map((d) => JSON.parse(d.request.body)),
+    pause: async () => assert.equal((await control('POST', '/_emulator/webhooks/pause')).status, 200),
+    resume: async () => assert.equal((await control('POST', '/_emulator/webhooks/resume')).status, 200),
+    /**
+     * Waits until every delivery is settled: none pending, none in flight. Events are
+     * written with the request that caused them, so after the answer this is exact.
+     */
+    settle: async (timeoutMs = 5000) => {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const st = (await control('GET', '/_emulator/webhooks/sender')).body;
+        if (st.pendingDeliveries === 0 && st.inFlight === 0) return;
+        if (Date.now() > until) throw new Error(`deliveries not settled: ${JSON.stringify(st)}`);
+        await sleep(10);
+      }
+    },
+  };
+  return h;
 }

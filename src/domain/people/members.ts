@@ -1,7 +1,7 @@
 // Members and groups (spec v3 2.6). The anonymous member is never listed.
 import { notFound } from '../../errors';
 import type { Ctx } from '../../context';
-import { compareText, paginate, parseSort } from '../paging';
+import { compareText, cursorScope, paginate, parseSort } from '../paging';
 import { fullName, type GroupRow, type MemberRow } from './rows';
 
 export function memberView(m: MemberRow) {
@@ -50,7 +50,7 @@ export function listMembers(ctx: Ctx, input: ListMembersInput) {
   const key = sort.field === 'email' ? (m: MemberRow) => m.email ?? '' : sortName;
   rows.sort((a, b) => (sort.dir === 'asc' ? 1 : -1) * (compareText(key(a), key(b)) || a.id - b.id));
   const pageSize = input.pageSize ?? 50;
-  const binding = ['members', q ?? '', input.role ?? '', input.includeInactive === true, sort, pageSize];
+  const binding = ['members', cursorScope(ctx), q ?? '', input.role ?? '', input.includeInactive === true, sort, pageSize];
   return paginate(rows, pageSize, input.after, binding, memberView);
 }
 
@@ -73,7 +73,7 @@ export function listGroups(ctx: Ctx, input: { search?: string; sort?: string; af
   if (q) rows = rows.filter((g) => g.name.toLowerCase().includes(q));
   rows.sort((a, b) => (sort.dir === 'asc' ? 1 : -1) * (compareText(a.name, b.name) || a.id - b.id));
   const pageSize = input.pageSize ?? 50;
-  return paginate(rows, pageSize, input.after, ['groups', q ?? '', sort, pageSize], groupView);
+  return paginate(rows, pageSize, input.after, ['groups', cursorScope(ctx), q ?? '', sort, pageSize], groupView);
 }
 
 export function groupMembers(ctx: Ctx, groupId: number): MemberRow[] {

@@ -1,6 +1,6 @@
 // Tags (spec v3 2.6): counts per carrier; total also counts carriers the API does not reach.
 import type { Ctx } from '../../context';
-import { compareText, lenientPageSize, paginate, parseSort } from '../paging';
+import { compareText, cursorScope, lenientPageSize, paginate, parseSort } from '../paging';
 
 interface TagCounts {
   name: string;
@@ -33,5 +33,5 @@ export function listTags(ctx: Ctx, input: { search?: string; sort?: string; afte
   const dir = sort.dir === 'asc' ? 1 : -1;
   rows.sort((a, b) => dir * (sort.field === 'usage' ? a.total - b.total || compareText(a.name, b.name) : compareText(a.name, b.name)));
   const pageSize = lenientPageSize(input.pageSize);
-  return paginate(rows, pageSize, input.after, ['tags', q ?? '', sort, pageSize]);
+  return paginate(rows, pageSize, input.after, ['tags', cursorScope(ctx), q ?? '', sort, pageSize]);
 }

@@ -4,6 +4,9 @@
 import type { Ctx } from '../../context';
 import type { DocField } from '../templates/document';
 
+// Reused: localeCompare with options builds a collator per call.
+const numericCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
 export interface LinkedRecord {
   key: string;
   text: string;
@@ -50,7 +53,7 @@ export function linkedRecords(ctx: Ctx, f: DocField): LinkedRecord[] {
     if (sorts.length) {
       records.sort((a, b) => {
         for (const s of sorts) {
-          const c = String(a.vals[s.fieldId] ?? '').localeCompare(String(b.vals[s.fieldId] ?? ''), 'en', { numeric: true, sensitivity: 'base' });
+          const c = numericCollator.compare(String(a.vals[s.fieldId] ?? ''), String(b.vals[s.fieldId] ?? ''));
           if (c) return s.direction === 'desc' ? -c : c;
         }
         return 0;

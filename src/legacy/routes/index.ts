@@ -2,7 +2,9 @@
 // area's list here (one import line + one spread), like src/operations/index.ts.
 import type { LegacyRoute } from '../define';
 import { webhookLegacyRoutes } from './webhooks';
+import { checklistLegacyRoutes } from './checklists';
 
 export const legacyRoutes: LegacyRoute[] = [
   ...webhookLegacyRoutes,
+  ...checklistLegacyRoutes,
 ];

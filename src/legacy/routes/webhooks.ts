@@ -3,25 +3,13 @@
 // Administrator or workspace key only (spec v3 5.6), like every webhook route.
 import type { Ctx } from '../../context';
 import { isGuid } from '../../ids';
+import { bad, guidParam, param } from '../params';
 import { LEGACY_EVENT_TYPES, type EventType, type ScopeType } from '../../domain/webhooks/events';
 import { checkTargetUrl, deleteSubscription, getByKey, insertSubscription, legacyShape, listSubscriptions } from '../../domain/webhooks/subscriptions';
 import { ApiError } from '../../errors';
 import { LegacyReply, defineLegacyRoute, legacyError } from '../define';
 
-const bad = (message: string) => legacyError(400, message);
 const eventList = LEGACY_EVENT_TYPES.join(', ');
-
-function param(q: URLSearchParams, name: string): string | undefined {
-  // Query parameter names are case-insensitive in the legacy API (ASP.NET binding).
-  for (const [k, v] of q) if (k.toLowerCase() === name.toLowerCase()) return v.trim() === '' ? undefined : v.trim();
-  return undefined;
-}
-
-function guidParam(q: URLSearchParams, name: string): string | undefined {
-  const v = param(q, name);
-  if (v !== undefined && !isGuid(v)) throw bad(`${name} must be a GUID.`);
-  return v;
-}
 
 export function listLegacy(ctx: Ctx, q: URLSearchParams) {
   const source = param(q, 'source') ?? 'ALL';

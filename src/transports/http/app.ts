@@ -53,7 +53,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
     };
     const path = url.pathname;
     try {
-      if (path === '/v3/openapi.json' && req.method === 'GET') {
+      if (path === '/v3/openapi.json') {
+        if (req.method !== 'GET') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET.`, {}, { Allow: 'GET' });
         openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
         return new Response(openapi, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId } });
       }

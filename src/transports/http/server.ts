@@ -1,14 +1,16 @@
 // node:http at the edge: @hono/node-server's getRequestListener turns
 // IncomingMessage into a web Request (measured ~3x a hand-written adapter).
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// Requests node:http or the adapter cannot parse are still answered in the v3
+// envelope (spec v3 4.1: never a dropped connection, never a bare 500).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
+import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
 import { errorResponse, requestIdFrom } from './respond';
-import { validationError } from '../../errors';
 
 export interface ListenOptions {
   host?: string;
@@ -23,7 +25,39 @@ export interface Running {
   close(): Promise<void>;
 }
 
-const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+/** The host as written in a URL: a wildcard bind is reached at 127.0.0.1; IPv6 in brackets. */
+export const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+/** A request line or Host header the adapter cannot turn into a URL (e.g. `GET *`, `Host: a b`). */
+function adapterError(err: unknown): unknown {
+  if (err instanceof RequestError) return validationError(`Invalid request: ${err.message.toLowerCase()}.`);
+  return err;
+}
+
+/**
+ * Requests node:http refuses before any handler runs (bad Content-Length,
+ * garbage request line, oversized headers, a body that never arrives): answered
+ * in the envelope on the raw socket, then the connection is closed.
+ */
+function clientErrorAnswer(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(431, 'REQUEST_HEADERS_TOO_LARGE', 'The request headers are larger than the limit of 32 KiB.')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, 'REQUEST_TIMEOUT', 'The request did not arrive in full in time (headers within 20 s, the whole request within 60 s).')
+        : validationError('Invalid request: the HTTP request could not be parsed (check the request line, Content-Length and Transfer-Encoding).');
+  const requestId = requestIdFrom(null);
+  const body = JSON.stringify(errorBody(e, requestId));
+  const reason = e.status === 431 ? 'Request Header Fields Too Large' : e.status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${e.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<Running> {
   const host = opts.host ?? '127.0.0.1';
@@ -34,26 +68,28 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const listener = getRequestListener(
       (req: Request, env: { incoming: { socket: { remoteAddress?: string } } }) => fetch(req, env.incoming.socket.remoteAddress ?? 'unknown'),
       {
-        // The adapter refuses some request targets before our fetch runs (a
-        // backslash in the path, an invalid Host): a client error, not a 500.
+        // HTTP/1.0 clients may send no Host; the emulator does not route by host.
+        hostname: 'localhost',
+        // The client's X-Request-Id is used here too (spec v3 4.1 rule 9): the request is kept per call.
         errorHandler: (err: unknown) => {
-          const incoming = current.getStore();
-          const id = incoming?.headers['x-request-id'];
-          const requestId = requestIdFrom(typeof id === 'string' ? id : null);
-          const refused = err instanceof Error && err.name === 'RequestError' ? validationError(`The request target is not valid: ${err.message}.`) : err;
-          return errorResponse(refused, requestId, {}, emu.log);
+          const id = current.getStore()?.headers['x-request-id'];
+          return errorResponse(adapterError(err), requestIdFrom(typeof id === 'string' ? id : null), {}, emu.log);
         },
       },
     );
     const current = new AsyncLocalStorage<IncomingMessage>();
-    // Slow-client guard: a request must arrive whole within these limits; idle
+    // Slow-client guard: a request must arrive whole within these limits, and
     // connections are checked every second (node's default is every 30 s).
+    // WFE_HEADERS_TIMEOUT_MS / WFE_REQUEST_TIMEOUT_MS shorten them (tests, docs/reliability.md).
     const headersTimeout = Number(process.env.WFE_HEADERS_TIMEOUT_MS) || 20_000;
-    const server = createServer({ maxHeaderSize: 32 * 1024, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req: IncomingMessage, res: ServerResponse) => current.run(req, () => (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res)));
+    const server = createServer(
+      { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+      (req: IncomingMessage, res: ServerResponse) => current.run(req, () => (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res)),
+    );
     server.headersTimeout = headersTimeout;
     server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
     server.keepAliveTimeout = 5_000;
-    server.on('clientError', (err, socket) => answerClientError(err, socket as Socket));
+    server.on('clientError', clientErrorAnswer);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
@@ -77,28 +113,4 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
         ),
       ).then(() => undefined),
   };
-}
-
-/**
- * Requests node's parser refuses before any handler runs (headers over
- * maxHeaderSize, bytes not allowed in a header, a slow client cut off by
- * headersTimeout): answered in the v3 envelope with an X-Request-Id, like every
- * other refusal, instead of node's bare 400/431 (docs/reliability.md).
- */
-export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'REQUEST_HEADERS_TOO_LARGE', 'The request line and headers are larger than the limit of 32 KB.']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time.']
-        : [400, 'VALIDATION_ERROR', 'The request is not valid HTTP/1.1 (for example a header holds a character HTTP does not allow).'];
-  const requestId = requestIdFrom(null);
-  const body = JSON.stringify({ error: { code, message, requestId } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

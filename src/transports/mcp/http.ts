@@ -2,7 +2,7 @@
 // Authentication, region and the rate budget are settled per HTTP request, with
 // the same headers as REST; tool calls then run the shared pipeline.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ApiError, errorBody } from '../../errors';
+import { ApiError, errorBody, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import { authenticate, charge, type CallInfo } from '../../pipeline';
 import type { Principal } from '../../domain/auth';
@@ -16,27 +16,37 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo): Promise<Response> {
   let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
+  // Stateless, JSON responses: no SSE stream to GET and no session to DELETE.
+  // Answered like any wrong method on a v3 route (docs/decisions.md), before the key.
+  if (req.method !== 'POST') {
+    return errorResponse(
+      new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp. Allowed: POST (MCP Streamable HTTP, JSON responses, no sessions).`, {}, { Allow: 'POST' }),
+      info.requestId,
+      headers,
+    );
+  }
   let principal: Principal;
   let body: unknown;
   try {
     principal = authenticate(emu, info);
-    if (req.method === 'POST') {
-      const text = await readBodyText(req, emu.maxBodyBytes);
-      try {
-        body = JSON.parse(text);
-      } catch {
-        headers = { ...headers, ...charge(emu, principal, 'standard') };
-        return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } }), {
-          status: 400,
-          headers: { ...headers, 'Content-Type': JSON_TYPE },
-        });
-      }
+    const text = await readBodyText(req, emu.maxBodyBytes);
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // A JSON-RPC parse error (what MCP clients understand), carrying the v3
+      // refusal REST would give in `data` (spec v3 4.1 rule 3; docs/decisions.md).
+      headers = { ...headers, ...charge(emu, principal, 'standard') };
+      const v3 = errorBody(validationError('Invalid request body: it is not valid JSON.'), info.requestId);
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid request body: it is not valid JSON.', data: v3 } }), {
+        status: 400,
+        headers: { ...headers, 'Content-Type': JSON_TYPE },
+      });
     }
   } catch (e) {
     return errorResponse(e, info.requestId, headers, emu.log);
   }
   const tools = toolTable(emu.ops);
-  const bucket = req.method === 'POST' ? bucketOf(body, (n) => tools.byName.get(n)) : 'cheap';
+  const bucket = bucketOf(body, (n) => tools.byName.get(n));
   try {
     headers = { ...headers, ...charge(emu, principal, bucket) };
   } catch (e) {
@@ -47,9 +57,10 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
-    const res = await transport.handleRequest(req, req.method === 'POST' ? { parsedBody: body } : undefined);
+    const res = await transport.handleRequest(req, { parsedBody: body });
     const merged = new Headers(res.headers);
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+    if (/^application\/json\s*$/i.test(merged.get('content-type') ?? '')) merged.set('Content-Type', JSON_TYPE);
     const out = new Response(res.body, { status: res.status, headers: merged });
     return out;
   } finally {

@@ -2,8 +2,9 @@
 // validates arguments itself and answers its own error text, which would break
 // "same answer, same refusals" (spec v3 4.6); see docs/architecture.md.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { z } from 'zod';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -13,18 +14,20 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Emulator } from '../../emulator';
-import { newGuid } from '../../ids';
+import { requestIdFrom } from '../http/respond';
 import { callTool, errorResult, toolTable, type ToolResult } from './tools';
 import { mcpPrompts, mcpResources } from './extras';
-import { ApiError } from '../../errors';
+import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
+
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export const SERVER_INFO = { name: 'wfe', title: 'Workflow Emulator', version: '0.1.0' };
 
 /** `run` authenticates (and, for stdio, charges) each call, then calls the tool. */
 export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefined) => ToolResult;
 
-export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = newGuid): Server {
+export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null)): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions:
@@ -32,12 +35,23 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
   });
   const tools = toolTable(emu.ops);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.defs }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => {
-    const op = tools.byName.get(req.params.name);
-    if (!op) {
-      return errorResult(new ApiError(404, 'NOT_FOUND', `No tool is named ${req.params.name}.`), unknownToolRequestId());
+  // Registered on the Protocol layer with a loose schema: the Server's own tools/call
+  // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
+  // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
+  Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, (req: z.infer<typeof LooseCallToolRequest>) => {
+    const params = req.params as { name?: unknown; arguments?: unknown } | undefined;
+    if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
     }
-    return runTool(op, req.params.arguments as Record<string, unknown> | undefined);
+    const op = tools.byName.get(params.name);
+    if (!op) {
+      return errorResult(new ApiError(404, 'NOT_FOUND', `No tool is named ${params.name}.`), unknownToolRequestId());
+    }
+    const args = params.arguments;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+      return errorResult(validationError('Tool arguments must be a JSON object of named arguments.', 'arguments'), unknownToolRequestId());
+    }
+    return runTool(op, args as Record<string, unknown> | undefined);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: mcpResources.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })),

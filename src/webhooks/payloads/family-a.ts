@@ -10,6 +10,7 @@ import {
   checklistSummary,
   getChecklist,
   getTask,
+  NO_CHECKLIST,
   person,
   tags,
   taskEntry,
@@ -42,7 +43,7 @@ export function checklistOfTask(db: Db, t: TaskRow): ChecklistRow | undefined {
 }
 
 function taskContext(db: Db, t: TaskRow, c: ChecklistRow | undefined): TaskContext {
-  if (!c || t.checklist_id === null) return { halted: new Set(), hidden: new Set() };
+  if (!c || t.checklist_id === null) return NO_CHECKLIST;
   return checklistContext(db, c);
 }
 

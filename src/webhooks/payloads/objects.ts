@@ -9,7 +9,7 @@ import { displayName, fullName, type MemberRow } from '../../domain/people/rows'
 import { compareText } from '../../domain/paging';
 import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
-import { haltedTasks, hiddenTaskKeys } from './task-state';
+import { EMPTY_STATE, checklistState, isHalted, isHidden, type ChecklistState } from './task-state';
 
 export interface Urls {
   appUrl: string;
@@ -185,18 +185,19 @@ export function documentOf(db: Db, c: ChecklistRow): TemplateDocument | undefine
 }
 
 export interface TaskContext {
-  halted: Set<number>;
-  hidden: Set<string>;
+  /** Halted and hidden flags, evaluated by the tasks area (task-state.ts). */
+  state: ChecklistState;
   doc?: TemplateDocument;
 }
+
+/** A task context for a task without a checklist of its own (standalone). */
+export const NO_CHECKLIST: TaskContext = { state: EMPTY_STATE };
 
 /** Flags and document of a checklist's tasks, computed once per payload. */
 export function checklistContext(db: Db, c: ChecklistRow): TaskContext & { tasks: TaskRow[] } {
   const tasks = db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
   const doc = documentOf(db, c);
-  const values = new Map<string, unknown>();
-  for (const t of tasks) for (const [k, v] of fieldValues(db, t.id)) values.set(k, v);
-  return { tasks, doc, halted: haltedTasks(tasks), hidden: doc ? hiddenTaskKeys(doc, values) : new Set() };
+  return { tasks, doc, state: checklistState(db, c.id, doc) };
 }
 
 /** One task's properties shared by the checklist payload's entries and the task payload (6.1). */
@@ -209,8 +210,8 @@ export function taskEntry(db: Db, urls: Urls, t: TaskRow, tc: TaskContext, mode:
     taskKey: t.key,
     taskName: t.name,
     taskIsHeading: t.is_heading === 1,
-    taskIsCurrentlyHalted: tc.halted.has(t.id),
-    taskIsCurrentlyHidden: tc.hidden.has(t.key),
+    taskIsCurrentlyHalted: isHalted(tc.state, t),
+    taskIsCurrentlyHidden: isHidden(tc.state, t),
     taskDueDateTime: t.is_heading ? null : offsetTime(t.due_at),
     taskCompletedDateTime: offsetTime(done?.at),
     taskCompletedByName: by.name,
