@@ -475,7 +475,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
           }
           known = undefined;
         }
-        if (result.requests % 5000 === 0) opts.progress?.(`  ${result.requests} requests, ${Math.round((Date.now() - started) / 1000)} s, failures ${result.failures.length}`);
+        if (result.requests % 5000 === 0) opts.progress?.(`  ${result.requests} requests, ${Math.round((Date.now() - started) / 1000)} s, failures ${result.failures.length}, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
       }
       await s.close();
       s = undefined;
