@@ -2,5 +2,6 @@
 import type { Command } from 'commander';
 import { addForwardOption, addListenCommand } from './webhooks/listen';
 import { addDatabaseCommands } from './control/commands';
+import { addBackupCommands } from './store/backup-commands';
 
-export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption, addDatabaseCommands];
+export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption, addDatabaseCommands, addBackupCommands];

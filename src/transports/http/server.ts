@@ -2,7 +2,8 @@
 // IncomingMessage into a web Request (measured ~3x a hand-written adapter).
 // Requests node:http or the adapter cannot parse are still answered in the v3
 // envelope (spec v3 4.1: never a dropped connection, never a bare 500).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
@@ -69,13 +70,24 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
       {
         // HTTP/1.0 clients may send no Host; the emulator does not route by host.
         hostname: 'localhost',
-        errorHandler: (err: unknown) => errorResponse(adapterError(err), requestIdFrom(null), {}, emu.log),
+        // The client's X-Request-Id is used here too (spec v3 4.1 rule 9): the request is kept per call.
+        errorHandler: (err: unknown) => {
+          const id = current.getStore()?.headers['x-request-id'];
+          return errorResponse(adapterError(err), requestIdFrom(typeof id === 'string' ? id : null), {}, emu.log);
+        },
       },
     );
-    const server = createServer({ maxHeaderSize: 32 * 1024, requireHostHeader: false }, listener as never);
-    // Slow-client guard: a request must arrive whole within these limits.
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 60_000;
+    const current = new AsyncLocalStorage<IncomingMessage>();
+    // Slow-client guard: a request must arrive whole within these limits, and
+    // connections are checked every second (node's default is every 30 s).
+    // WFE_HEADERS_TIMEOUT_MS / WFE_REQUEST_TIMEOUT_MS shorten them (tests, docs/reliability.md).
+    const headersTimeout = Number(process.env.WFE_HEADERS_TIMEOUT_MS) || 20_000;
+    const server = createServer(
+      { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+      (req: IncomingMessage, res: ServerResponse) => current.run(req, () => (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res)),
+    );
+    server.headersTimeout = headersTimeout;
+    server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
     server.keepAliveTimeout = 5_000;
     server.on('clientError', clientErrorAnswer);
     await new Promise<void>((resolve, reject) => {
