@@ -28,7 +28,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEY = 'acme-admin-key';
 const JANE_DOE = '30000000-0000-4000-8000-000000000001';
-const TASK = '21000000-0000-4000-8000-000000000106'; // First Day Welcome on Jane Doe's checklist
+const TASK = '21000000-0000-4000-8000-000000000106'; // First Day Welcome on Jane Doe's checklist (detail read)
+const WRITE_TASK = '21000000-0000-4000-8000-000000000104'; // Manager approval: no required field, not halted (write pair)
 
 interface Row {
   name: string;
@@ -69,6 +70,20 @@ async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
   const src = `const b=${JSON.stringify(body)};const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});r.end(b)});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const m = await waitFor(child, /port (\d+)/, 'baseline');
+  return { url: `http://127.0.0.1:${m[1]}`, child };
+}
+
+/** The chosen stack with no emulator logic: itty-router behind @hono/node-server answering the
+ * auth-test body with the same headers, reading the key header. The ceiling any route can reach. */
+async function startBareStack(): Promise<{ url: string; child: ChildProcess }> {
+  const src = `const {getRequestListener}=require(${JSON.stringify(join(ROOT, 'node_modules', '@hono', 'node-server'))});
+const {Router}=require(${JSON.stringify(join(ROOT, 'node_modules', 'itty-router'))});
+const r=Router();r.get('/v3/auth/test',async(q)=>{const k=q.headers.get('x-api-key');
+const b=JSON.stringify({status:'ok',teamId:'10000000-0000-4000-8000-000000000001',teamName:'Acme Corp',region:'US',isEnterprise:true,apiKey:{name:"Ada's integration",createdDateTime:new Date().toISOString(),actsAs:{type:'member',id:101,email:'ada@acme.test',name:'Ada Admin',role:'Administrator'}}});
+return new Response(b,{status:200,headers:{'Content-Type':'application/json; charset=utf-8','X-Request-Id':'req_'+crypto.randomUUID().replace(/-/g,''),'X-RateLimit-Bucket':'cheap','X-RateLimit-Limit':'10000','X-RateLimit-Remaining':'9999','X-RateLimit-Reset':'1795240800'}})});
+const s=require('node:http').createServer(getRequestListener((q)=>r.fetch(q)));s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
+  const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const m = await waitFor(child, /port (\d+)/, 'bare stack');
   return { url: `http://127.0.0.1:${m[1]}`, child };
 }
 
@@ -207,6 +222,13 @@ async function main(): Promise<void> {
     const raw = await cannon(`${baseline.url}/`);
     const base = raw.requests.average;
     rows.push(row('raw node:http fixed JSON (baseline)', raw, base));
+    const bare = await startBareStack();
+    try {
+      await cannon(`${bare.url}/v3/auth/test`, { duration: 2 });
+      rows.push(row('itty-router + @hono/node-server, auth-test body, no emulator logic (stack ceiling)', await cannon(`${bare.url}/v3/auth/test`), base));
+    } finally {
+      bare.child.kill('SIGTERM');
+    }
     rows.push(row('GET /v3/auth/test', await cannon(`${emu.url}/v3/auth/test`), base, { ratio: 0.5 }));
 
     const tools = await routesByTool(emu.url);
@@ -219,7 +241,7 @@ async function main(): Promise<void> {
     const complete = tools.get('complete_task');
     const uncomplete = tools.get('uncomplete_task');
     if (complete && uncomplete) {
-      const path = complete.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', TASK);
+      const path = complete.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', WRITE_TASK);
       const probe = await fetch(`${emu.url}${path}`, { method: 'POST', headers: { 'X-API-KEY': KEY } });
       if (probe.ok) {
         const r = await cannon(emu.url, { requests: [{ method: 'POST', path }, { method: 'DELETE', path }] });

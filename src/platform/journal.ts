@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 // The request journal behind GET /_emulator/journal: the last requests in memory,
 // bounded (a ring), never written to SQLite (the per-request cost rule).
 export interface JournalEntry {
@@ -58,20 +59,20 @@ export class RequestJournal {
   }
 }
 
-type Handle = (req: Request, sourceIp: string, journal?: JournalMark) => Promise<Response>;
+type Handle = (req: Request, sourceIp: string, journal?: JournalMark, raw?: IncomingHttpHeaders) => Promise<Response>;
 
 /**
  * Wraps an address's request handler so every request except the control routes
  * themselves is journaled: method, path, status, key name, request id, duration.
  */
 export function withJournal(emu: { journal: RequestJournal; clock: { now(): number } }, region: 'US' | 'EU', handle: Handle) {
-  return async (req: Request, sourceIp: string): Promise<Response> => {
+  return async (req: Request, sourceIp: string, raw?: IncomingHttpHeaders): Promise<Response> => {
     const path = pathOf(req.url);
-    if (path.startsWith('/_emulator')) return handle(req, sourceIp);
+    if (path.startsWith('/_emulator')) return handle(req, sourceIp, undefined, raw);
     const at = emu.clock.now();
     const started = performance.now();
     const mark: JournalMark = {};
-    const res = await handle(req, sourceIp, mark);
+    const res = await handle(req, sourceIp, mark, raw);
     emu.journal.record({
       at,
       method: req.method,

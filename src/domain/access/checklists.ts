@@ -114,6 +114,21 @@ export function readableChecklists(ctx: Ctx): (checklist: ChecklistLike) => bool
   return (c) => openTemplates.has(c.template_id) || assigned.has(c.id);
 }
 
+/**
+ * The same read rule as readableChecklists, as an SQL condition on `checklists` (for lists
+ * paged in SQL); undefined when the actor reads everything.
+ */
+export function readableChecklistsSql(ctx: Ctx): { sql: string; args: number[] } | undefined {
+  if (ctx.actor.isAdmin || ctx.actor.kind === 'workspace') return undefined;
+  const m = ctx.actor.member.id;
+  const mine = `((a.assignee_type = 'TeamMember' AND a.assignee_id = ?) OR (a.assignee_type = 'Group' AND a.assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))`;
+  return {
+    sql: `(template_id IN (SELECT template_id FROM template_permissions a WHERE permission IN ('RunAndView', 'ViewOnly') AND (a.assignee_type = 'AllUsers' OR ${mine}))
+           OR id IN (SELECT coalesce(t.checklist_id, t.attached_checklist_id) FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE ${mine}))`,
+    args: [m, m, m, m],
+  };
+}
+
 /** What the acting key may do with a checklist (5.4, 5.8 row 1, 5.9). */
 export function checklistAccess(ctx: Ctx, checklist: ChecklistLike): ChecklistAccess {
   const memberId = ctx.actor.member.id;

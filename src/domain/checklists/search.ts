@@ -5,7 +5,7 @@ import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
 import { parseStoredDocument, type DocField } from '../templates/document';
 import { fullName } from '../people/rows';
-import { DEFAULT_SORT, SORT_FIELDS, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf } from './list';
+import { DEFAULT_SORT, SORT_FIELDS, fullRow, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import type { ChecklistRow } from './lookup';
 import { checklistView } from './view';
 
@@ -142,7 +142,7 @@ export function searchChecklists(ctx: Ctx, input: SearchInput) {
   const filesOf = ctx.db.prepare<[number, string], { name: string }>(
     'SELECT f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key = ? COLLATE NOCASE ORDER BY f.id',
   );
-  const matches = (row: ChecklistRow): boolean => {
+  const matches = (row: ChecklistSortRow): boolean => {
     const fields = versionFields(ctx, row.template_id, row.template_version, cache);
     const results = input.fields.map((c) => {
       const targets =
@@ -163,5 +163,6 @@ export function searchChecklists(ctx: Ctx, input: SearchInput) {
     return input.match === 'any' ? results.some(Boolean) : results.every(Boolean);
   };
   const rows = sortChecklists(selectChecklists(ctx, input).filter(matches), sort);
-  return paginate(rows, pageSize, input.after, binding, (r) => checklistView(ctx, r));
+  const full = fullRow(ctx);
+  return paginate(rows, pageSize, input.after, binding, (r) => checklistView(ctx, full(r)));
 }

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 // The fetch-shaped core of one regional address: /v3 (REST), /mcp, /_emulator,
 // /api (legacy). The node:http adapter lives in server.ts.
 import { ApiError } from '../../errors';
@@ -33,20 +34,27 @@ async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Em
   return undefined;
 }
 
+/** A header from node's IncomingHttpHeaders, joined like Headers.get joins repeats. */
+const headerOf = (raw: IncomingHttpHeaders) => (name: string): string | null => {
+  const v = raw[name];
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+};
+
 export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions()) {
   const router = buildRestRouter(emu.ops);
   let openapi: string | undefined;
-  const handle = async (req: Request, sourceIp: string, journal?: JournalMark): Promise<Response> => {
+  const handle = async (req: Request, sourceIp: string, journal?: JournalMark, raw?: IncomingHttpHeaders): Promise<Response> => {
+    const header = raw ? headerOf(raw) : (name: string) => req.headers.get(name);
     const url = new URL(req.url);
-    const requestId = requestIdFrom(req.headers.get('x-request-id'));
+    const requestId = requestIdFrom(header('x-request-id'));
     if (journal) journal.requestId = requestId;
     const info: CallInfo = {
       requestId,
-      apiKey: req.headers.get('x-api-key'),
+      apiKey: header('x-api-key'),
       region,
       sourceIp,
-      timezoneHeader: req.headers.get('x-svc-timezone'),
-      idempotencyKey: req.headers.get('idempotency-key'),
+      timezoneHeader: header('x-svc-timezone'),
+      idempotencyKey: header('idempotency-key'),
       transport: 'rest',
       pathAndQuery: url.pathname + url.search,
       journal,
