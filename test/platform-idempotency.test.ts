@@ -175,6 +175,12 @@ test('4.6 rule 4: MCP idempotencyKey over 255 characters or empty is 400 field i
   assert.equal(long.body.error.field, 'idempotencyKey');
   const empty = await callTool(c, 'create_test_note', { name: 'm', idempotencyKey: '' });
   assert.equal(empty.body.error.field, 'idempotencyKey');
+  for (const notAString of [5, true, { k: 1 }, ['k']]) {
+    const r = await callTool(c, 'create_test_note', { name: 'm', idempotencyKey: notAString });
+    assert.equal(r.isError, true);
+    assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+    assert.equal(r.body.error.field, 'idempotencyKey');
+  }
 });
 
 test('4.6 rule 4: tools that take idempotencyKey advertise it in their input schema', async () => {

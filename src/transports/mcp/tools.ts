@@ -1,7 +1,7 @@
 // MCP tools generated from the operation table (spec v3 4.6). Each tool runs the
 // same pipeline as its REST route; results carry the REST JSON.
 import { z } from 'zod';
-import { ApiError, errorBody, toApiError } from '../../errors';
+import { ApiError, errorBody, toApiError, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import type { Principal } from '../../domain/auth';
 import { runOperation, type CallInfo } from '../../pipeline';
@@ -82,7 +82,8 @@ export function callTool(emu: Emulator, principal: Principal, op: Operation, arg
     const raw: Record<string, unknown> = { ...(args ?? {}) };
     let idempotencyKey: string | null = null;
     if (op.idempotencyArg && raw.idempotencyKey !== undefined) {
-      idempotencyKey = typeof raw.idempotencyKey === 'string' ? raw.idempotencyKey : String(raw.idempotencyKey);
+      if (typeof raw.idempotencyKey !== 'string') throw validationError('idempotencyKey must be a string of 1 to 255 characters.', 'idempotencyKey');
+      idempotencyKey = raw.idempotencyKey;
       delete raw.idempotencyKey;
     }
     const out = runOperation(emu, principal, op, raw, { ...info, idempotencyKey });
