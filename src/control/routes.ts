@@ -12,6 +12,7 @@ import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
 import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
+import { readBodyBytes } from '../transports/http/body';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -63,26 +64,7 @@ async function body<T>(req: Request, emu: Emulator, schema: z.ZodType<T>): Promi
   return parsed.data;
 }
 
-async function readBytes(req: Request, limit: number): Promise<Buffer> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!req.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-const tooLarge = (limit: number) => new ApiError(413, 'PAYLOAD_TOO_LARGE', `The database file is larger than the limit of ${limit} bytes.`);
+const readBytes = (req: Request, limit: number) => readBodyBytes(req, limit, 'The database file');
 const IMPORT_LIMIT = 2 * 1024 * 1024 * 1024 - 1;
 
 export function clockState(emu: Emulator) {

@@ -160,6 +160,20 @@ export function sortChecklists<R extends ChecklistSortRow>(rows: R[], sort: Sort
   });
 }
 
+/** What a cursor is bound to of the filters shared by list and search (4.1 rule 11). */
+export function filterBinding(ctx: Ctx, f: ChecklistFilters): unknown[] {
+  return [
+    ctx.actor.member.id,
+    f.templateKey?.toLowerCase() ?? null,
+    parseChecklistStatuses(f.status) ?? null,
+    f.search?.trim() ?? null,
+    f.tag?.trim().toLowerCase() ?? null,
+    f.createdBy ?? null,
+    f.includeArchived ?? false,
+    f.isArchived ?? null,
+  ];
+}
+
 export interface ListChecklistsInput extends ChecklistFilters {
   sort?: string;
   after?: string;
@@ -169,19 +183,7 @@ export interface ListChecklistsInput extends ChecklistFilters {
 export function listChecklists(ctx: Ctx, input: ListChecklistsInput) {
   const sort = parseSort(input.sort, SORT_FIELDS, DEFAULT_SORT);
   const pageSize = input.pageSize ?? 50;
-  const binding = [
-    'checklists',
-    ctx.actor.member.id,
-    input.templateKey?.toLowerCase() ?? null,
-    parseChecklistStatuses(input.status) ?? null,
-    input.search?.trim() ?? null,
-    input.tag?.trim().toLowerCase() ?? null,
-    input.createdBy ?? null,
-    input.includeArchived ?? false,
-    input.isArchived ?? null,
-    sort,
-    pageSize,
-  ];
+  const binding = ['checklists', ...filterBinding(ctx, input), sort, pageSize];
   const offset = decodeCursor(input.after, binding); // a bad cursor is refused before anything it names is looked up
   if (sort.field !== 'name') {
     const { total, ids } = pageInSql(ctx, input, sort, pageSize, offset);

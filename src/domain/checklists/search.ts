@@ -5,7 +5,7 @@ import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
 import { parseStoredDocument, type DocField } from '../templates/document';
 import { fullName } from '../people/rows';
-import { DEFAULT_SORT, SORT_FIELDS, fullRow, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
+import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import type { ChecklistRow } from './lookup';
 import { checklistView } from './view';
 
@@ -120,14 +120,7 @@ export function searchChecklists(ctx: Ctx, input: SearchInput) {
   const pageSize = input.pageSize ?? 50;
   const binding = [
     'checklist-search',
-    ctx.actor.member.id,
-    input.templateKey?.toLowerCase() ?? null,
-    parseChecklistStatuses(input.status) ?? null,
-    input.search?.trim() ?? null,
-    input.tag?.trim().toLowerCase() ?? null,
-    input.createdBy ?? null,
-    input.includeArchived ?? false,
-    input.isArchived ?? null,
+    ...filterBinding(ctx, input),
     input.fields,
     input.match ?? 'all',
     sort,

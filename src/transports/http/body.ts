@@ -2,10 +2,11 @@
 // the envelope rather than a dropped connection.
 import { ApiError, validationError } from '../../errors';
 
-export async function readBodyText(req: Request, limit: number): Promise<string> {
+/** The body's bytes, refused with 413 in the envelope past `limit` (declared or streamed). */
+export async function readBodyBytes(req: Request, limit: number, what = 'The request body'): Promise<Buffer> {
   const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!req.body) return '';
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit, what);
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -15,15 +16,19 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge(limit, what);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-const tooLarge = (limit: number) =>
-  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes.`);
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+const tooLarge = (limit: number, what: string) =>
+  new ApiError(413, 'PAYLOAD_TOO_LARGE', `${what} is larger than the limit of ${limit} bytes.`);
 
 const JSON_CONTENT = /^(application\/(json|[\w.+-]+\+json)|text\/json)\s*(;|$)/i;
 
