@@ -249,7 +249,7 @@ before(async () => {
   // standalone tasks, comment deletion. Every write row below makes its own fresh resource
   // (as Ada, the admin key), lets the key under test act on it, and removes it again, so a row
   // depends on no other row and leaves the database as it found it (checked by digest: `clean`).
-  const ok = (r: { status: number; text: string }, what: string) => {
+  const ok = (r: Answer, what: string) => {
     assert.ok(r.status < 300, `matrix setup, ${what}: ${r.status} ${r.text}`);
     return r;
   };
