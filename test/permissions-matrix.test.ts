@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, DEMO, KEYS, type TestServer } from './helpers/server';
 import { smallDoc } from './helpers/templates';
+import { tableDigests } from './fuzz/digest';
 
 type KeyName = keyof typeof KEYS;
 /** 'ok' = any 2xx; otherwise the error code expected. */
@@ -68,12 +69,34 @@ const rules = {
   standaloneCreate: (k: KeyName): Cell => (has(k, 'Task.Creator') ? 'ok' : 'FORBIDDEN'),
 };
 
+type Answer = { status: number; body: any; text: string };
 interface Row {
   op: string;
   label: string;
   expect: (k: KeyName) => Cell;
-  call: (k: KeyName) => Promise<{ status: number; body: any; text: string }>;
+  call: (k: KeyName) => Promise<Answer>;
+  /** The call makes and removes its own resources: the data is the same after it (checked by digest). */
+  clean?: boolean;
 }
+
+/**
+ * Operations this matrix leaves to other tests, and why (docs/reliability.md "Isolation and the permission
+ * matrix"). They are not printed as gaps; a new operation matching none of these is.
+ */
+const NOT_IN_MATRIX: [RegExp, string][] = [
+  [/^validateTemplate$/, 'a check of a document against no template: no permission rule applies (5.4-5.9 name none); any key'],
+  [/^(listChecklists|searchChecklists)$/, 'filtered lists (5.3): what each key sees is tested in test/checklists.test.ts and test/isolation.test.ts, not a permission cell'],
+  [/StandaloneTask/, 'the checklist task routes at /v3/tasks/{key}: same domain functions as the checklist rows above (docs/tasks.md), with the standalone read rule the get/update/delete rows show'],
+  [/^(getTaskAssignees|clearTaskAssignees|getTaskDueDate|clearTaskDueDate|listTaskComments|getTaskSnooze|getTaskActivity)$/, 'the read or clear twin of a route with a row (5.8 gives the pair one rule); reads follow getTask'],
+  [/^(listTaskFields|answerTaskFields|getTaskField|answerTaskField|listFieldFiles|addFieldFile|removeFieldFile|addTableRows|removeTableRows|setTableCells)$/, '5.8 last row (fields, files, tables) depends on task state (halted 409) and exclusive assignment: test/fields.test.ts'],
+];
+
+/** Per-table digests of the data; `events` is the append-only event log (every event raised is kept, matched or not), so a fresh resource made and removed leaves its event there by design. */
+const dataDigests = () => {
+  const d = tableDigests(s.emu.db);
+  delete d.events;
+  return d;
+};
 
 let s: TestServer;
 const rows: Row[] = [];
@@ -161,7 +184,16 @@ before(async () => {
       return s.api(KEYS[k], 'DELETE', `/v3/checklists/${expenseCl}/tasks/${approve}/snooze`);
     },
   });
-  rows.push({ op: 'createChecklist', label: 'from Expense Report', expect: rules.checklistCreate, call: api('POST', '/v3/checklists', { templateKey: DEMO.expense, name: 'Matrix made' }) });
+  rows.push({
+    op: 'createChecklist',
+    label: 'from Expense Report',
+    expect: rules.checklistCreate,
+    call: async (k) => {
+      const c = await s.api(KEYS[k], 'POST', '/v3/checklists', { templateKey: DEMO.expense, name: 'Matrix made' });
+      if (c.status < 300) await s.api(KEYS.admin, 'DELETE', `/v3/checklists/${c.body.key}`);
+      return c;
+    },
+  });
   rows.push({
     op: 'archiveChecklist+unarchiveChecklist',
     label: 'Expense Report checklist',
@@ -172,7 +204,16 @@ before(async () => {
       return s.api(KEYS[k], 'DELETE', `/v3/checklists/${expenseCl}/archive`);
     },
   });
-  rows.push({ op: 'createStandaloneTask', label: '', expect: rules.standaloneCreate, call: api('POST', '/v3/tasks', { name: 'Matrix task' }) });
+  rows.push({
+    op: 'createStandaloneTask',
+    label: '(5.5 Task.Creator; 5.9 the workspace key needs none)',
+    expect: rules.standaloneCreate,
+    call: async (k) => {
+      const c = await s.api(KEYS[k], 'POST', '/v3/tasks', { name: 'Matrix task' });
+      if (c.status < 300) await s.api(KEYS.admin, 'DELETE', `/v3/tasks/${c.body.key}`);
+      return c;
+    },
+  });
   rows.push({ op: 'listWebhooks', label: '', expect: rules.adminOnly, call: api('GET', '/v3/webhooks') });
   rows.push({
     op: 'createWebhook+deleteWebhook',
@@ -203,6 +244,337 @@ before(async () => {
       return { status: r.status, text, body: code ? { error: { code } } : body };
     },
   });
+
+  // ── rows added for the gaps: drafts, checklist PATCH/share/delete/archive/tags, task tags,
+  // standalone tasks, comment deletion. Every write row below makes its own fresh resource
+  // (as Ada, the admin key), lets the key under test act on it, and removes it again, so a row
+  // depends on no other row and leaves the database as it found it (checked by digest: `clean`).
+  const ok = (r: Answer, what: string) => {
+    assert.ok(r.status < 300, `matrix setup, ${what}: ${r.status} ${r.text}`);
+    return r;
+  };
+  const asAdmin = (method: string, path: string, body?: unknown) => s.api(KEYS.admin, method, path, body);
+  /** Make something fresh, let key k act on it, remove it whatever the answer. */
+  const fresh =
+    <T>(make: () => Promise<T>, act: (k: KeyName, made: T) => Promise<Answer>, drop: (made: T) => Promise<void>) =>
+    async (k: KeyName) => {
+      const made = await make();
+      try {
+        return await act(k, made);
+      } finally {
+        await drop(made);
+      }
+    };
+  const makeChecklist = async (templateKey: string, by: KeyName = 'admin') =>
+    ok(await s.api(KEYS[by], 'POST', '/v3/checklists', { templateKey, name: 'Matrix fresh' }), `checklist by ${by}`).body.key as string;
+  const dropChecklist = async (key: string) => {
+    const r = await asAdmin('DELETE', `/v3/checklists/${key}`);
+    assert.ok(r.status === 204 || r.status === 404, `drop checklist: ${r.status} ${r.text}`);
+  };
+  /** Checklist templates of the fixture as the rules see them (EMULATOR.md): who reads, who runs. */
+  const CL = [
+    { name: 'Expense Report', key: DEMO.expense, task: approve, run: 'all' as const, readable: (_k: KeyName) => true, attachable: true },
+    { name: 'Vendor Review', key: DEMO.vendor, task: vendorTask, run: [] as KeyName[], readable: (k: KeyName) => k !== 'noperm', attachable: false },
+  ];
+  type ClT = (typeof CL)[number];
+  /** 5.4 read; 5.8 row 1 run (Vendor Review: Mia ViewOnly, the first Alex Kim RunAndView, no key of his; Expense: AllUsers). */
+  const clRead = (k: KeyName, t: ClT): Cell => (t.readable(k) ? 'ok' : 'FORBIDDEN');
+  const clRun = (k: KeyName, t: ClT): Cell => (t.readable(k) ? rules.taskState(k, t.run) : 'FORBIDDEN');
+  /** 5.5 run permission on the template for a member; 5.9 the workspace key only through a rule naming the anonymous member (AllUsers). */
+  const runsTemplate = (k: KeyName, t: ClT) => isAdmin(k) || t.run === 'all' || t.run.includes(k);
+  for (const t of CL) {
+    const on = (act: (k: KeyName, key: string) => Promise<Answer>, prepare?: (key: string) => Promise<unknown>) =>
+      fresh(async () => {
+        const key = await makeChecklist(t.key);
+        await prepare?.(key);
+        return key;
+      }, act, dropChecklist);
+    const persistent = t.run === 'all' ? expenseCl : vendorCl;
+    for (const [op, suffix] of [['getChecklistShare', '/share'], ['listChecklistTags', '/tags'], ['listAttachedTasks', '/attached-tasks'], ['listTaskTags', `/tasks/${t.task}/tags`]]) {
+      rows.push({ op, label: `${t.name} (5.4 read)`, expect: (k) => clRead(k, t), call: api('GET', `/v3/checklists/${persistent}${suffix}`) });
+    }
+    // docs/checklists.md "PATCH ... who": whoever may work the checklist's tasks (5.8 row 1).
+    rows.push({ op: 'updateChecklist', label: `${t.name} (decision: as 5.8 row 1)`, clean: true, expect: (k) => clRun(k, t), call: on((k, key) => s.api(KEYS[k], 'PATCH', `/v3/checklists/${key}`, { name: 'Matrix renamed', dueDateTime: '2031-01-01T00:00:00Z' })) });
+    // docs/checklists.md "Share ... who may change sharing": as PATCH.
+    rows.push({ op: 'shareChecklist', label: `${t.name} (decision: as PATCH)`, clean: true, expect: (k) => clRun(k, t), call: on((k, key) => s.api(KEYS[k], 'PUT', `/v3/checklists/${key}/share`)) });
+    rows.push({
+      op: 'unshareChecklist',
+      label: `${t.name}, shared (decision: as PATCH)`,
+      clean: true,
+      expect: (k) => clRun(k, t),
+      call: on((k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}/share`), async (key) => ok(await asAdmin('PUT', `/v3/checklists/${key}/share`), 'share')),
+    });
+    // docs/checklists.md "Tags ... who": anyone who may open the checklist.
+    rows.push({ op: 'addChecklistTags', label: `${t.name} (decision: read access)`, clean: true, expect: (k) => clRead(k, t), call: on((k, key) => s.api(KEYS[k], 'POST', `/v3/checklists/${key}/tags`, { tags: ['matrix-tag'] })) });
+    rows.push({
+      op: 'removeChecklistTag',
+      label: `${t.name}, tagged (decision: read access)`,
+      clean: true,
+      expect: (k) => clRead(k, t),
+      call: on((k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}/tags?name=matrix-tag`), async (key) => ok(await asAdmin('POST', `/v3/checklists/${key}/tags`, { tags: ['matrix-tag'] }), 'tag')),
+    });
+    // 5.8 "Add comment, tag, untag: any key of the workspace; refusal none" (docs/tasks.md: no read check on these writes).
+    rows.push({ op: 'addTaskTags', label: `${t.name} task (5.8: any key)`, clean: true, expect: rules.anyone, call: on((k, key) => s.api(KEYS[k], 'POST', `/v3/checklists/${key}/tasks/${t.task}/tags`, { tags: ['matrix-tag'] })) });
+    rows.push({
+      op: 'removeTaskTag',
+      label: `${t.name} task, tagged (5.8: any key)`,
+      clean: true,
+      expect: rules.anyone,
+      call: on((k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}/tasks/${t.task}/tags?name=matrix-tag`), async (key) => ok(await asAdmin('POST', `/v3/checklists/${key}/tasks/${t.task}/tags`, { tags: ['matrix-tag'] }), 'tag task')),
+    });
+    // 5.6: unarchive a checklist, Administrators only; 5.9: the workspace key (anonymous member) is refused.
+    rows.push({
+      op: 'unarchiveChecklist',
+      label: `${t.name}, archived (5.6)`,
+      clean: true,
+      expect: rules.adminMemberOnly,
+      call: on((k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}/archive`), async (key) => ok(await asAdmin('POST', `/v3/checklists/${key}/archive`, {}), 'archive')),
+    });
+    rows.push({ op: 'archiveChecklist', label: `${t.name} (5.6)`, clean: true, expect: rules.adminMemberOnly, call: on((k, key) => s.api(KEYS[k], 'POST', `/v3/checklists/${key}/archive`, {})) });
+    // docs/checklists.md "DELETE ... who": Administrators and the checklist's creator; the workspace key is refused (5.9).
+    rows.push({ op: 'deleteChecklist', label: `${t.name}, started by Ada (decision: Administrators, creator)`, clean: true, expect: (k) => (isAdmin(k) ? 'ok' : 'FORBIDDEN'), call: on((k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}`)) });
+    // 5.8 "Delete a comment: its author or an Administrator" (the workspace key's anonymous member is neither for Ada's comment).
+    rows.push({
+      op: 'removeTaskComment',
+      label: `${t.name} task, Ada's comment (5.8: author or Administrator)`,
+      clean: true,
+      expect: (k) => (isAdmin(k) ? 'ok' : 'FORBIDDEN'),
+      call: fresh(
+        async () => {
+          const key = await makeChecklist(t.key);
+          const c = ok(await asAdmin('POST', `/v3/checklists/${key}/tasks/${t.task}/comments`, { text: 'matrix' }), 'comment');
+          return { key, id: c.body.id as number };
+        },
+        (k, m) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${m.key}/tasks/${t.task}/comments/${m.id}`),
+        (m) => dropChecklist(m.key),
+      ),
+    });
+  }
+  const expenseT = CL[0];
+  rows.push({
+    op: 'deleteChecklist',
+    label: 'Expense Report, started by Mia (decision: Administrators, creator)',
+    clean: true,
+    expect: (k) => (isAdmin(k) || k === 'member' ? 'ok' : 'FORBIDDEN'),
+    call: fresh(() => makeChecklist(DEMO.expense, 'member'), (k, key) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}`), dropChecklist),
+  });
+  rows.push({
+    op: 'addTaskComment+removeTaskComment',
+    label: 'Expense Report task, own comment (5.8: author)',
+    clean: true,
+    expect: rules.anyone,
+    call: fresh(
+      () => makeChecklist(DEMO.expense),
+      async (k, key) => {
+        const c = await s.api(KEYS[k], 'POST', `/v3/checklists/${key}/tasks/${approve}/comments`, { text: 'mine' });
+        if (c.status >= 300) return c;
+        return s.api(KEYS[k], 'DELETE', `/v3/checklists/${key}/tasks/${approve}/comments/${c.body.id}`);
+      },
+      dropChecklist,
+    ),
+  });
+  rows.push({
+    op: 'removeTaskComment',
+    label: "Expense Report task, Mia's comment (5.8: author or Administrator)",
+    clean: true,
+    expect: (k) => (isAdmin(k) || k === 'member' ? 'ok' : 'FORBIDDEN'),
+    call: fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.expense);
+        const c = ok(await s.api(KEYS.member, 'POST', `/v3/checklists/${key}/tasks/${approve}/comments`, { text: 'mia' }), 'comment by Mia');
+        return { key, id: c.body.id as number };
+      },
+      (k, m) => s.api(KEYS[k], 'DELETE', `/v3/checklists/${m.key}/tasks/${approve}/comments/${m.id}`),
+      (m) => dropChecklist(m.key),
+    ),
+  });
+
+  // ── standalone tasks (5.4, 5.5, 5.9; docs/checklists.md "Who may do what")
+  const MEMBER_ID: Record<KeyName, number> = { admin: DEMO.members.ada, owner: DEMO.members.omar, member: DEMO.members.mia, noperm: DEMO.members.nora, workspace: 100, revoked: DEMO.members.ada, expired: DEMO.members.ada, unavailable: DEMO.members.dee, globexAdmin: DEMO.members.gina, globexWorkspace: 0 };
+  interface Sa { by: KeyName; assignees: KeyName[] }
+  const makeTask = async (sa: Sa) => {
+    const key = ok(await s.api(KEYS[sa.by], 'POST', '/v3/tasks', { name: 'Matrix standalone' }), `standalone by ${sa.by}`).body.key as string;
+    if (sa.assignees.length) ok(await asAdmin('PUT', `/v3/tasks/${key}/assignees`, { assignees: sa.assignees.map((k) => ({ type: 'TeamMember', id: MEMBER_ID[k] })) }), 'assign standalone');
+    return key;
+  };
+  const dropTask = async (key: string) => {
+    const r = await asAdmin('DELETE', `/v3/tasks/${key}`);
+    assert.ok(r.status === 204 || r.status === 404, `drop task: ${r.status} ${r.text}`);
+  };
+  /** 5.4 (docs/checklists.md): an unattached task is read by Administrators, the workspace key, its raiser and its assignees. */
+  const saRead = (k: KeyName, sa: Sa) => isAdmin(k) || isWorkspace(k) || sa.by === k || sa.assignees.includes(k);
+  /** 5.5 Task.Creator to change or delete; 5.9 the workspace key only the tasks it raised. */
+  const saChange = (k: KeyName, sa: Sa): Cell => (saRead(k, sa) && has(k, 'Task.Creator') && (!isWorkspace(k) || sa.by === 'workspace') ? 'ok' : 'FORBIDDEN');
+  const saLabel = (sa: Sa) => `raised by ${sa.by}${sa.assignees.length ? `, assigned to ${sa.assignees.join(', ')}` : ''}`;
+  const TASKS: Sa[] = [
+    { by: 'admin', assignees: ['member'] },
+    { by: 'workspace', assignees: ['member'] },
+    { by: 'member', assignees: [] },
+  ];
+  for (const sa of TASKS) {
+    const onTask = (act: (k: KeyName, key: string) => Promise<Answer>) => fresh(() => makeTask(sa), act, dropTask);
+    rows.push({ op: 'getStandaloneTask', label: `${saLabel(sa)} (5.4)`, clean: true, expect: (k) => (saRead(k, sa) ? 'ok' : 'FORBIDDEN'), call: onTask((k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}`)) });
+    rows.push({ op: 'updateStandaloneTask', label: `${saLabel(sa)} (5.5, 5.9)`, clean: true, expect: (k) => saChange(k, sa), call: onTask((k, key) => s.api(KEYS[k], 'PATCH', `/v3/tasks/${key}`, { name: 'Matrix renamed', description: 'changed' })) });
+    rows.push({ op: 'deleteStandaloneTask', label: `${saLabel(sa)} (5.5, 5.9)`, clean: true, expect: (k) => saChange(k, sa), call: onTask((k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}`)) });
+  }
+  const saAdmin = TASKS[0];
+  // 5.8 tag/untag: any key of the workspace, no refusal; listing the tags is a read (5.4).
+  rows.push({ op: 'addStandaloneTaskTags', label: `${saLabel(saAdmin)} (5.8: any key)`, clean: true, expect: rules.anyone, call: fresh(() => makeTask(saAdmin), (k, key) => s.api(KEYS[k], 'POST', `/v3/tasks/${key}/tags`, { tags: ['matrix-tag'] }), dropTask) });
+  rows.push({
+    op: 'removeStandaloneTaskTag',
+    label: `${saLabel(saAdmin)}, tagged (5.8: any key)`,
+    clean: true,
+    expect: rules.anyone,
+    call: fresh(
+      async () => {
+        const key = await makeTask(saAdmin);
+        ok(await asAdmin('POST', `/v3/tasks/${key}/tags`, { tags: ['matrix-tag'] }), 'tag standalone');
+        return key;
+      },
+      (k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/tags?name=matrix-tag`),
+      dropTask,
+    ),
+  });
+  rows.push({ op: 'listStandaloneTaskTags', label: `${saLabel(saAdmin)} (5.4)`, clean: true, expect: (k) => (saRead(k, saAdmin) ? 'ok' : 'FORBIDDEN'), call: fresh(() => makeTask(saAdmin), (k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}/tags`), dropTask) });
+  // Attach (5.5: Task.Attacher and run permission on the checklist's template; 5.9: the workspace key needs no
+  // Task.Attacher, changes only tasks it raised, and runs only through a rule naming the anonymous member).
+  for (const t of CL) {
+    for (const by of ['admin', 'workspace'] as KeyName[]) {
+      const sa: Sa = { by, assignees: ['member', 'noperm'] };
+      rows.push({
+        op: 'attachStandaloneTask',
+        label: `${saLabel(sa)}, to ${t.name} (5.5, 5.9${t.attachable ? '' : ', 5.10'})`,
+        clean: true,
+        // 5.10: settings apply to every key: Vendor Review has Tasks Can Be Attached off (allowAttachedTasks false), 409 once permitted.
+        expect: (k) => (saRead(k, sa) && (!isWorkspace(k) || sa.by === 'workspace') && has(k, 'Task.Attacher') && t.readable(k) && runsTemplate(k, t) ? (t.attachable ? 'ok' : 'CONFLICT') : 'FORBIDDEN'),
+        call: fresh(
+          async () => ({ cl: await makeChecklist(t.key), task: await makeTask(sa) }),
+          (k, m) => s.api(KEYS[k], 'PUT', `/v3/tasks/${m.task}/attachment`, { checklistKey: m.cl }),
+          async (m) => {
+            await dropTask(m.task);
+            await dropChecklist(m.cl);
+          },
+        ),
+      });
+    }
+  }
+  for (const by of ['admin', 'workspace'] as KeyName[]) {
+    const sa: Sa = { by, assignees: ['member', 'noperm'] };
+    rows.push({
+      op: 'detachStandaloneTask',
+      label: `${saLabel(sa)}, attached to Expense Report (5.5, 5.9; docs: read and Task.Attacher)`,
+      clean: true,
+      expect: (k) => (expenseT.readable(k) && has(k, 'Task.Attacher') && (!isWorkspace(k) || sa.by === 'workspace') ? 'ok' : 'FORBIDDEN'),
+      call: fresh(
+        async () => {
+          const cl = await makeChecklist(DEMO.expense);
+          const task = await makeTask(sa);
+          ok(await asAdmin('PUT', `/v3/tasks/${task}/attachment`, { checklistKey: cl }), 'attach');
+          return { cl, task };
+        },
+        (k, m) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${m.task}/attachment`),
+        async (m) => {
+          await dropTask(m.task);
+          await dropChecklist(m.cl);
+        },
+      ),
+    });
+  }
+
+  // ── template drafts (4.4 rule 4, 5.5, 5.9; docs/template-document.md "Drafts": a member key works on its
+  // own drafts, Administrators and the workspace key on all; another member's draft is 403).
+  const makeDraft = async (owner: KeyName, from?: string, invalid = false) => {
+    const key = ok(await asAdmin('POST', '/v3/drafts', from ? { templateKey: from } : undefined), 'draft').body.key as string;
+    if (invalid) {
+      ok(await asAdmin('PATCH', `/v3/drafts/${key}`, { name: null, tasks: 'not a list' }), 'break draft');
+      assert.equal((await asAdmin('POST', `/v3/drafts/${key}/validate`)).body.valid, false, 'the broken draft is invalid');
+    }
+    // Ownership is the fixture's fact under test: a draft "of" this key's member (the workspace key's is the anonymous member).
+    if (owner !== 'admin') s.emu.db.prepare('UPDATE drafts SET created_by = ? WHERE key = ?').run(MEMBER_ID[owner], key);
+    return key;
+  };
+  const settle = async (key: string) => {
+    for (let i = 0; i < 200; i++) {
+      const r = await asAdmin('GET', `/v3/drafts/${key}/commit`);
+      if (r.status !== 200 || r.body.state !== 'pending') return;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  };
+  const dropDraft = async (key: string) => {
+    await settle(key);
+    const r = await asAdmin('DELETE', `/v3/drafts/${key}`);
+    assert.ok(r.status === 204 || r.status === 404, `drop draft: ${r.status} ${r.text}`);
+  };
+  const draftOf = (owner: KeyName) => (k: KeyName): Cell => (passesAll(k) || k === owner ? 'ok' : 'FORBIDDEN');
+  rows.push({ op: 'listTemplateDrafts', label: '(filtered to own drafts)', expect: rules.anyone, call: api('GET', '/v3/drafts') });
+  for (const owner of ['admin', 'member'] as KeyName[]) {
+    const onDraft = (act: (k: KeyName, key: string) => Promise<Answer>) => fresh(() => makeDraft(owner), act, dropDraft);
+    const who = owner === 'admin' ? "Ada's draft" : "Mia's draft";
+    rows.push({ op: 'getTemplateDraft', label: `${who} (docs: own drafts)`, clean: true, expect: draftOf(owner), call: onDraft((k, key) => s.api(KEYS[k], 'GET', `/v3/drafts/${key}`)) });
+    rows.push({ op: 'updateTemplateDraft', label: `${who} (docs: own drafts)`, clean: true, expect: draftOf(owner), call: onDraft((k, key) => s.api(KEYS[k], 'PATCH', `/v3/drafts/${key}`, { description: 'matrix' })) });
+    rows.push({ op: 'validateTemplateDraft', label: `${who} (docs: own drafts)`, clean: true, expect: draftOf(owner), call: onDraft((k, key) => s.api(KEYS[k], 'POST', `/v3/drafts/${key}/validate`)) });
+    rows.push({ op: 'deleteTemplateDraft', label: `${who} (docs: own drafts)`, clean: true, expect: draftOf(owner), call: onDraft((k, key) => s.api(KEYS[k], 'DELETE', `/v3/drafts/${key}`)) });
+    rows.push({
+      op: 'getCommitStatus',
+      label: `${who}, committed (docs: own drafts)`,
+      clean: true,
+      expect: draftOf(owner),
+      call: fresh(
+        async () => {
+          const key = await makeDraft('admin', undefined, true);
+          ok(await asAdmin('POST', `/v3/drafts/${key}/commit`), 'commit');
+          await settle(key);
+          if (owner !== 'admin') s.emu.db.prepare('UPDATE drafts SET created_by = ? WHERE key = ?').run(MEMBER_ID[owner], key);
+          return key;
+        },
+        (k, key) => s.api(KEYS[k], 'GET', `/v3/drafts/${key}/commit`),
+        dropDraft,
+      ),
+    });
+  }
+  // Creating a draft: any key (docs); from a template, the template must be readable (5.4, 5.7: folder not Deny).
+  rows.push({
+    op: 'createTemplateDraft+deleteTemplateDraft',
+    label: 'empty, own (docs: own drafts)',
+    clean: true,
+    expect: rules.anyone,
+    call: async (k) => {
+      const c = await s.api(KEYS[k], 'POST', '/v3/drafts');
+      if (c.status >= 300) return c;
+      return s.api(KEYS[k], 'DELETE', `/v3/drafts/${c.body.key}`);
+    },
+  });
+  for (const t of TEMPLATES) {
+    rows.push({
+      op: 'createTemplateDraft+deleteTemplateDraft',
+      label: `from ${t.name} (5.4, 5.7 template read)`,
+      clean: true,
+      expect: (k) => rules.templateRead(k, t.folder),
+      call: async (k) => {
+        const c = await s.api(KEYS[k], 'POST', '/v3/drafts', { templateKey: t.key });
+        if (c.status >= 300) return c;
+        return s.api(KEYS[k], 'DELETE', `/v3/drafts/${c.body.key}`);
+      },
+    });
+    // 5.5: committing a draft needs Template.Creator and Edit on the folder; the key's own draft, made invalid so
+    // the commit (checked for permission at once, 202) publishes nothing.
+    for (const owner of ['own', 'admin'] as const) {
+      rows.push({
+        op: 'commitTemplateDraft',
+        label: `${owner === 'own' ? 'own' : "Ada's"} draft of ${t.name} (5.5 Template.Creator + Edit${owner === 'own' ? '' : '; docs: own drafts'})`,
+        clean: true,
+        expect: (k) => (owner === 'own' || passesAll(k) ? rules.templateEdit(k, t.folder) : 'FORBIDDEN'),
+        call: (k) => fresh(() => makeDraft(owner === 'own' ? k : 'admin', t.key, true), (kk, key) => s.api(KEYS[kk], 'POST', `/v3/drafts/${key}/commit`), dropDraft)(k),
+      });
+    }
+  }
+  rows.push({
+    op: 'commitTemplateDraft',
+    label: 'own empty draft: a new template (5.5 Template.Creator)',
+    clean: true,
+    expect: rules.templateCreate,
+    call: (k) => fresh(() => makeDraft(k, undefined, true), (kk, key) => s.api(KEYS[kk], 'POST', `/v3/drafts/${key}/commit`), dropDraft)(k),
+  });
 });
 after(() => s.close());
 
@@ -212,6 +584,7 @@ test('5.4-5.9: every cell of the permission matrix is as spec 5 says (every fixt
   const wrong: string[] = [];
   for (const row of rows) {
     const cells: string[] = [];
+    const before = row.clean ? dataDigests() : undefined;
     for (const k of keys) {
       const legacy = row.op.startsWith('legacy');
       const want: Cell = UNAUTHENTICATED[k] ? (legacy ? 'LEGACY_401' : UNAUTHENTICATED[k]!) : row.expect(k);
@@ -223,11 +596,17 @@ test('5.4-5.9: every cell of the permission matrix is as spec 5 says (every fixt
       if (got !== want) wrong.push(`${row.op} ${row.label} with ${k}: got ${got} (${r.status} ${r.text.slice(0, 200)}), spec 5 says ${want}`);
       if (want === 'FORBIDDEN') assert.equal(r.status, 403, `${row.op} ${k}`);
     }
+    if (before) {
+      const now = dataDigests();
+      const changed = Object.keys(before).filter((t) => before[t] !== now[t]);
+      if (changed.length) wrong.push(`${row.op} ${row.label}: left the data changed (${changed.join(', ')})`);
+    }
     table.push(`| ${row.op} | ${row.label} | ${cells.join(' | ')} |`);
   }
   if (process.env.MATRIX_PRINT) process.stderr.write(table.join('\n') + '\n');
   assert.deepEqual(wrong, [], table.join('\n'));
   const covered = new Set(rows.flatMap((r) => r.op.split('+')));
-  const uncovered = s.emu.ops.filter((o) => !covered.has(o.id) && !o.path.startsWith('/v3/schema/')).map((o) => o.id);
+  const uncovered = s.emu.ops.filter((o) => !covered.has(o.id) && !o.path.startsWith('/v3/schema/') && !NOT_IN_MATRIX.some(([re]) => re.test(o.id))).map((o) => o.id);
   if (uncovered.length) process.stderr.write(`permissions matrix: no row yet for ${uncovered.join(', ')}\n`);
+  if (process.env.MATRIX_PRINT) for (const [re, why] of NOT_IN_MATRIX) process.stderr.write(`permissions matrix: not here: ${re.source}: ${why}\n`);
 });
