@@ -8,6 +8,7 @@ import { fullName } from '../../domain/people/rows';
 import { zTime, type JsonValue } from '../json';
 import { Gone, checklistOfTask } from './family-a';
 import { getTask, person, taskUrl, type ChecklistRow, type TaskRow, type Urls } from './objects';
+import type { CommentRow } from '../../domain/tasks/views';
 
 function taskAndChecklist(urls: Urls, db: Db, t: TaskRow, c: ChecklistRow | undefined): Record<string, JsonValue> {
   const tpl = c ? db.prepare<[number], { key: string }>('SELECT key FROM templates WHERE id = ?').get(c.template_id) : undefined;
@@ -23,16 +24,6 @@ function taskAndChecklist(urls: Urls, db: Db, t: TaskRow, c: ChecklistRow | unde
   };
 }
 
-interface CommentRow {
-  id: number;
-  task_id: number;
-  author_id: number | null;
-  html: string | null;
-  text: string;
-  mentions: string;
-  file_id: number | null;
-  created_at: number;
-}
 
 export function commentPayload(db: Db, urls: Urls, commentId: number): JsonValue {
   const cm = db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(commentId);

@@ -10,6 +10,11 @@ import { compareText } from '../../domain/paging';
 import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
 import { EMPTY_STATE, checklistState, isHalted, isHidden, type ChecklistState } from './task-state';
+import type { ChecklistRow } from '../../domain/checklists/lookup';
+import type { TaskRow } from '../../domain/tasks/rows';
+
+// The domain's row types, one definition: payloads read the same rows the API does.
+export type { ChecklistRow, TaskRow };
 
 export interface Urls {
   appUrl: string;
@@ -18,41 +23,7 @@ export interface Urls {
 /** Who a schedule-started checklist is created by (6.1): fixed display name and support address. */
 export const SCHEDULER = { name: 'Scheduler', email: 'support@workflow-service.invalid' };
 
-export interface ChecklistRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  template_id: number;
-  template_version: number;
-  name: string;
-  status: string;
-  created_by: number | null;
-  created_at: number;
-  scheduled_at: number | null;
-  started_at: number | null;
-  completed_at: number | null;
-  is_archived: number;
-  share_token: string | null;
-  schedule_id: number | null;
-}
 
-export interface TaskRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  checklist_id: number | null;
-  attached_checklist_id: number | null;
-  position: number;
-  name: string;
-  is_heading: number;
-  is_stop: number;
-  status: string | null;
-  completed_at: number | null;
-  completed_by: number | null;
-  not_applicable_at: number | null;
-  not_applicable_by: number | null;
-  due_at: number | null;
-}
 
 export const getChecklist = (db: Db, id: number) => db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
 export const getTask = (db: Db, id: number) => db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
