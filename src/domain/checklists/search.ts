@@ -5,7 +5,7 @@ import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
 import { parseStoredDocument, type DocField } from '../templates/document';
 import { fullName } from '../people/rows';
-import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
+import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, type ChecklistFilters, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import type { ChecklistRow } from './lookup';
 import { checklistView } from './view';
 
@@ -19,14 +19,8 @@ export interface FieldCondition {
   value?: string | number | boolean;
 }
 
-export interface SearchInput {
-  templateKey?: string;
-  status?: string | string[];
-  search?: string;
-  tag?: string;
-  createdBy?: number;
-  includeArchived?: boolean;
-  isArchived?: boolean;
+/** The list filters plus conditions on field answers. */
+export interface SearchInput extends ChecklistFilters {
   fields: FieldCondition[];
   match?: 'all' | 'any';
   sort?: string;
