@@ -12,6 +12,7 @@ import { loadFixture, type FixtureName } from './store/fixtures';
 import type { WebhookOptions } from './webhooks/options';
 import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
+import { ContractChecker } from './contract/check';
 
 export interface EmulatorOptions {
   db?: string;
@@ -27,6 +28,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
+  /** Check every answer against the operation's declared contract (the test suite turns it on). */
+  contractCheck?: boolean;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
   ops?: Operation[];
 }
@@ -49,11 +52,14 @@ export class Emulator {
   idempotency?: IdempotencyStore;
   /** The last requests, for GET /_emulator/journal (platform/journal.ts). */
   readonly journal = new RequestJournal();
+  /** The contract self-check (src/contract/check.ts), when asked for. */
+  readonly contract?: ContractChecker;
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
+    if (options.contractCheck) this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';
     const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
     if (fresh && this.fixture !== 'none') loadFixture(this.db, this.fixture, this.clock.now());

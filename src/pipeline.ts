@@ -117,6 +117,19 @@ export function fieldName(path: readonly PropertyKey[]): string {
  * handler. `raw` is the merged input (path, query, body or tool arguments).
  */
 export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
+  if (!emu.contract) return runChecked(emu, principal, op, raw, info);
+  let out: Outcome;
+  try {
+    out = runChecked(emu, principal, op, raw, info);
+  } catch (e) {
+    if (e instanceof ApiError) emu.contract.refusal(op, e);
+    throw e;
+  }
+  emu.contract.success(op, out.status, out.body);
+  return out;
+}
+
+function runChecked(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
   const ctx = makeCtx(emu, principal, info);
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {

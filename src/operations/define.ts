@@ -13,22 +13,48 @@ export class Reply {
   ) {}
 }
 
+/**
+ * A refusal the operation itself can give, as `'<status> <CODE>'` (e.g. `'404 CHECKLIST_NOT_FOUND'`).
+ * The pipeline's own refusals (key, region, budget, body, validation, actor kind, idempotency)
+ * are derived from the operation's other facts and need not be listed (src/contract/refusals.ts).
+ */
+export type Refusal = `${number} ${string}`;
+
+/** A success answer other than the operation's main one (e.g. 202 with Location and Retry-After). */
+export interface OtherSuccess {
+  status: number;
+  description: string;
+  /** Response headers it carries, with what each means. */
+  headers?: Record<string, string>;
+}
+
 export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   /** operationId in OpenAPI; unique. */
   id: string;
   /** MCP tool name where the spec names one (or where we give one: docs/architecture.md). */
   tool?: string;
+  /** Why the operation has no MCP tool (the spec names the tools); required when `tool` is absent. */
+  noTool?: string;
   method: HttpMethod;
   /** itty-router path, e.g. /v3/members/:memberId */
   path: string;
+  /** The operation's area: an OpenAPI tag (src/contract/tags.ts lists them). */
+  tag?: string;
   summary: string;
+  /** What the operation does, in the spec's words where it has them. */
   description?: string;
-  /** One shape for path, query and body properties (and MCP arguments). */
+  /** One shape for path, query and body properties (and MCP arguments); every property `.describe()`d. */
   input: S;
   /** Which properties of `input` come from the query string; path properties come from `path`; the rest is body. */
   query?: (keyof S & string)[];
   /** The whole JSON body is this one property (a template document); MCP takes it under the same name. */
   bodyAs?: keyof S & string;
+  /** The success body (the main status's); absent only when that status is 204. */
+  output?: z.ZodType;
+  /** Refusals the operation itself gives (the pipeline's are derived). */
+  refusals?: Refusal[];
+  /** Success answers besides the main one, with the headers they carry. */
+  otherSuccess?: OtherSuccess[];
   budget: Budget;
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean };
   /** 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or workspace key, refused before any lookup. */

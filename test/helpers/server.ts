@@ -68,7 +68,7 @@ export interface TestServer extends Started {
 }
 
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
-  const s = await start({ portUs: 0, portEu: 0, log: () => {}, ...opts });
+  const s = await start({ portUs: 0, portEu: 0, log: () => {}, contractCheck: true, ...opts });
   const clients: Client[] = [];
   const api: TestServer['api'] = async (key, method, path, body, headers = {}, base) => {
     const h: Record<string, string> = { ...headers };

@@ -1,0 +1,46 @@
+// Every refusal an operation can give: its own (declared in the table) plus the
+// pipeline's, derived from the operation's other facts so nobody restates them.
+import { isWrite, pathParams, type Operation, type Refusal } from '../operations/define';
+
+/** Refusals of the shared request path (spec v3 4.1, 5, 7, 8) that any v3 operation can give. */
+const ALWAYS: Refusal[] = [
+  '400 VALIDATION_ERROR', // bad X-SVC-Timezone on any route; bad input
+  '401 MISSING_API_KEY',
+  '401 INVALID_API_KEY',
+  '401 API_KEY_REVOKED',
+  '401 API_KEY_EXPIRED',
+  '401 API_KEY_ACTOR_UNAVAILABLE',
+  '421 WRONG_REGION',
+  '429 RATE_LIMIT_EXCEEDED',
+];
+
+export function derivedRefusals(op: Operation): Refusal[] {
+  const out = [...ALWAYS];
+  if (op.method !== 'GET') out.push('413 PAYLOAD_TOO_LARGE');
+  if (isWrite(op)) out.push('409 CONFLICT'); // Idempotency-Key reused or still running (4.1 rule 12)
+  if (op.actor === 'member') out.push('403 API_KEY_ACTS_AS_WORKSPACE');
+  if (op.actor === 'admin') out.push('403 FORBIDDEN');
+  void pathParams;
+  return out;
+}
+
+const cache = new WeakMap<Operation, Map<number, Set<string>>>();
+
+/** All refusals of an operation, by status. */
+export function refusalsByStatus(op: Operation): Map<number, Set<string>> {
+  let m = cache.get(op);
+  if (!m) {
+    m = new Map();
+    for (const r of [...derivedRefusals(op), ...(op.refusals ?? [])]) {
+      const sp = r.indexOf(' ');
+      const status = Number(r.slice(0, sp));
+      const code = r.slice(sp + 1);
+      if (!m.has(status)) m.set(status, new Set());
+      m.get(status)!.add(code);
+    }
+    cache.set(op, m);
+  }
+  return m;
+}
+
+export const declaresRefusal = (op: Operation, status: number, code: string): boolean => refusalsByStatus(op).get(status)?.has(code) === true;
