@@ -400,3 +400,96 @@ CREATE TABLE saved_views (
   data         TEXT NOT NULL,
   created_at   INTEGER NOT NULL
 );
+
+-- version: 2
+
+-- ── Tasks grid (docs/tasks-grid.md) ─────────────────────────────────────
+-- The grid pages in SQL with keyset cursors over a workspace of millions of tasks, so
+-- what it filters on is kept beside the rows by triggers, whoever writes the tasks.
+-- grid_halted: the task is behind an incomplete stop task of its checklist (spec v3 2.4
+-- isCurrentlyHalted, judged from stored state; a stop task a condition hides still halts here).
+ALTER TABLE tasks ADD COLUMN grid_halted INTEGER NOT NULL DEFAULT 0;
+
+CREATE INDEX tasks_open_stops ON tasks(checklist_id, position)
+  WHERE is_stop = 1 AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+
+-- Open (incomplete, not heading) tasks in due-date order, no due date last: for the grid's
+-- default sort, ascending and descending, by workspace and by checklist.
+CREATE INDEX tasks_grid_due_asc ON tasks(workspace_id, grid_halted, coalesce(due_at, 9000000000000000))
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX tasks_grid_due_desc ON tasks(workspace_id, grid_halted, coalesce(due_at, -1))
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX tasks_grid_checklist ON tasks(checklist_id, grid_halted, due_at)
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX tasks_grid_closed ON tasks(workspace_id, status, due_at) WHERE status IN ('Complete', 'NotApplicable');
+CREATE INDEX tasks_standalone_ws ON tasks(workspace_id, attached_checklist_id) WHERE checklist_id IS NULL;
+
+-- A database of version 1 gains the flag for the checklists it already holds.
+UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+         WHERE s.checklist_id = tasks.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+ WHERE checklist_id IN (SELECT checklist_id FROM tasks WHERE is_stop = 1 AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete');
+
+CREATE TRIGGER tasks_grid_halt_insert AFTER INSERT ON tasks WHEN NEW.checklist_id IS NOT NULL
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id AND (id = NEW.id OR NEW.is_stop = 1);
+END;
+
+CREATE TRIGGER tasks_grid_halt_update AFTER UPDATE OF status, is_stop, position, is_heading ON tasks
+  WHEN NEW.checklist_id IS NOT NULL AND (NEW.is_stop = 1 OR OLD.is_stop = 1 OR NEW.position != OLD.position OR NEW.is_heading != OLD.is_heading)
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id;
+END;
+
+-- The assignments of open tasks only: "my open work" reads a few thousand rows here
+-- instead of every task ever assigned to the member.
+CREATE TABLE grid_open_assignments (
+  assignee_type TEXT NOT NULL,
+  assignee_id   INTEGER NOT NULL,
+  task_id       INTEGER NOT NULL,
+  PRIMARY KEY (assignee_type, assignee_id, task_id)
+) WITHOUT ROWID;
+CREATE INDEX grid_open_assignments_task ON grid_open_assignments(task_id);
+
+INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+  SELECT a.assignee_type, a.assignee_id, a.task_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id
+   WHERE t.is_heading = 0 AND coalesce(t.status, 'Incomplete') = 'Incomplete';
+
+CREATE TRIGGER grid_assignee_insert AFTER INSERT ON task_assignees
+BEGIN
+  INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+    SELECT NEW.assignee_type, NEW.assignee_id, NEW.task_id FROM tasks
+     WHERE id = NEW.task_id AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+END;
+
+CREATE TRIGGER grid_assignee_delete AFTER DELETE ON task_assignees
+BEGIN
+  DELETE FROM grid_open_assignments WHERE assignee_type = OLD.assignee_type AND assignee_id = OLD.assignee_id AND task_id = OLD.task_id;
+END;
+
+CREATE TRIGGER grid_task_openness AFTER UPDATE OF status, is_heading ON tasks
+BEGIN
+  DELETE FROM grid_open_assignments WHERE task_id = NEW.id;
+  INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+    SELECT assignee_type, assignee_id, task_id FROM task_assignees
+     WHERE task_id = NEW.id AND NEW.is_heading = 0 AND coalesce(NEW.status, 'Incomplete') = 'Incomplete';
+END;
+
+CREATE TRIGGER grid_task_delete AFTER DELETE ON tasks
+BEGIN
+  DELETE FROM grid_open_assignments WHERE task_id = OLD.id;
+END;
+
+CREATE INDEX snoozes_member ON snoozes(member_id, until_at);
+CREATE INDEX comments_task_count ON comments(task_id, id);
+
+-- Saved views of the Tasks grid live in saved_views (version 1): `data` holds the view's
+-- definition as JSON; `type` Private, UsersGroups or Team. A member's default view:
+CREATE TABLE my_work_defaults (
+  member_id INTEGER PRIMARY KEY REFERENCES members(id),
+  view_key  TEXT NOT NULL
+);
+CREATE INDEX saved_views_ws ON saved_views(workspace_id, created_by);

@@ -9,6 +9,7 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { myWorkOperations } from './my-work';
 
 export const operations: Operation[] = [
   ...peopleOperations,
@@ -18,6 +19,7 @@ export const operations: Operation[] = [
   ...checklistOperations,
   ...standaloneOperations,
   ...taskOperations,
+  ...myWorkOperations,
   ...webhookOperations,
 ];
 

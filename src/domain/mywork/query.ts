@@ -1,0 +1,224 @@
+// The Tasks grid query (spec v3 4.6 list_my_work) as SQL: keyset-paged, never OFFSET.
+// The grid is two disjoint sources, checklist tasks and standalone tasks, each queried with
+// conditions its indexes serve (schema.sql version 2), then merged in the sort order; the
+// cursor is the last row's (sort key, id), so every page costs the same however deep.
+import type { Ctx } from '../../context';
+import { readableChecklistsSql } from '../access/checklists';
+import type { AssigneeFilter } from './assignee';
+import { onlyMe } from './assignee';
+import type { GridStatus, Judge } from './status';
+
+export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export interface GridQuery {
+  statuses: GridStatus[];
+  assignee: AssigneeFilter;
+  /** Template ids: narrows checklist tasks only (4.6). */
+  templateIds?: number[];
+  /** Checklist ids: their tasks and the standalone tasks attached to them. */
+  checklistIds?: number[];
+  includeStandalone: boolean;
+  sort: { field: SortField; dir: 'asc' | 'desc' };
+}
+
+export type SortKey = number | string;
+export interface Position {
+  k: SortKey;
+  i: number;
+}
+
+type Source = 'checklist' | 'standalone';
+
+/** Beyond every due date (ms): "no due date" sorts last ascending. */
+const NO_DUE_ASC = 9000000000000000;
+/** Before every due date: "no due date" sorts last descending. */
+const NO_DUE_DESC = -1;
+/** The highest code point: a missing name sorts last ascending (UTF-8 F4 8F BF BF). */
+const NO_TEXT_ASC = String.fromCodePoint(0x10ffff);
+
+const ROW_CHECKLIST = 'coalesce(t.checklist_id, t.attached_checklist_id)';
+
+/** The SQL of a sort key, never NULL, so rows without a value sort last in both directions. */
+export function sortKeySql(field: SortField, dir: 'asc' | 'desc'): { sql: string; text: boolean } {
+  const missingText = dir === 'asc' ? `char(1114111)` : `''`;
+  switch (field) {
+    case 'dueDateTime':
+      // Written exactly as the expressions of the tasks_grid_due_* indexes.
+      return { sql: dir === 'asc' ? `coalesce(t.due_at, ${NO_DUE_ASC})` : `coalesce(t.due_at, ${NO_DUE_DESC})`, text: false };
+    case 'name':
+      return { sql: `t.name`, text: true };
+    case 'checklistName':
+      return { sql: `coalesce((SELECT sc.name FROM checklists sc WHERE sc.id = ${ROW_CHECKLIST}), ${missingText})`, text: true };
+    case 'templateName':
+      return {
+        sql: `coalesce((SELECT sv.name FROM checklists sc JOIN template_versions sv ON sv.template_id = sc.template_id AND sv.version = sc.template_version WHERE sc.id = ${ROW_CHECKLIST}), ${missingText})`,
+        text: true,
+      };
+    case 'commentCount':
+      return { sql: `(SELECT count(*) FROM comments cm WHERE cm.task_id = t.id)`, text: false };
+  }
+}
+
+/** SQLite's NOCASE order (ASCII letters folded, then UTF-8 bytes), so merged sources agree with SQL. */
+export function compareKeys(a: SortKey, b: SortKey): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const fold = (s: string) => Buffer.from(String(s).replace(/[A-Z]/g, (c) => c.toLowerCase()), 'utf8');
+  return Buffer.compare(fold(String(a)), fold(String(b)));
+}
+
+const OPEN = `t.is_heading = 0 AND coalesce(t.status, 'Incomplete') = 'Incomplete'`;
+const OPEN_STATUSES = new Set<GridStatus>(['Incomplete', 'DueInFuture', 'DueToday', 'Overdue']);
+
+/** WHERE terms and their parameters, in order. Values that change per request (now, the member)
+ * are parameters so the memoized statement is reused; id lists are part of the query itself. */
+class Built {
+  readonly where: string[] = [];
+  readonly args: unknown[] = [];
+  add(sql: string, ...args: unknown[]): void {
+    this.where.push(sql);
+    this.args.push(...args);
+  }
+}
+
+/** Conditions of the status filter (status.ts `judge` as SQL). */
+function statusConditions(ctx: Ctx, q: GridQuery, j: Judge, out: Built): void {
+  const me = ctx.actor.member.id;
+  const snoozed = `t.id IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`;
+  const args: unknown[] = [];
+  const open = q.statuses.filter((s) => OPEN_STATUSES.has(s));
+  const due: string[] = [];
+  const dueArgs: unknown[] = [];
+  if (open.length < 4) {
+    for (const s of open) {
+      if (s === 'Incomplete') due.push('t.due_at IS NULL');
+      if (s === 'Overdue') (due.push('t.due_at < ?'), dueArgs.push(j.now));
+      if (s === 'DueToday') (due.push('(t.due_at >= ? AND t.due_at <= ?)'), dueArgs.push(j.now, j.endOfDay));
+      if (s === 'DueInFuture') (due.push('t.due_at > ?'), dueArgs.push(j.endOfDay));
+    }
+  }
+  const dueSql = due.length ? `(${due.join(' OR ')})` : undefined;
+  const halted = q.statuses.includes('Halted');
+  const closed = q.statuses.filter((s) => s === 'Complete' || s === 'NotApplicable');
+  const parts: string[] = [];
+  if (open.length && !halted && !q.statuses.includes('Snoozed') && !closed.length) {
+    // The common case, flat so the partial due-date indexes apply (grid_halted = 0 is an equality).
+    out.add(OPEN);
+    out.add('t.grid_halted = 0');
+    out.add(`t.id NOT IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`, me, j.now);
+    if (dueSql) out.add(dueSql, ...dueArgs);
+    return;
+  }
+  if (open.length || halted) {
+    const inner: string[] = [];
+    if (open.length) inner.push(dueSql ? `(t.grid_halted = 0 AND ${dueSql})` : 't.grid_halted = 0');
+    if (halted) inner.push('t.grid_halted = 1');
+    parts.push(`(${OPEN} AND NOT ${snoozed} AND (${inner.join(' OR ')}))`);
+    args.push(me, j.now, ...(open.length && dueSql ? dueArgs : []));
+  }
+  if (q.statuses.includes('Snoozed')) {
+    parts.push(`(${OPEN} AND ${snoozed})`);
+    args.push(me, j.now);
+  }
+  if (closed.length) parts.push(`(t.is_heading = 0 AND t.status IN (${closed.map((s) => `'${s}'`).join(', ')}))`);
+  out.add(parts.length ? `(${parts.join(' OR ')})` : '0', ...args);
+}
+
+/** Whether every row the statuses admit is open: then assignments can be read from grid_open_assignments. */
+const onlyOpenRows = (q: GridQuery) => q.statuses.every((s) => s !== 'Complete' && s !== 'NotApplicable');
+
+function assigneeConditions(ctx: Ctx, q: GridQuery, out: Built): void {
+  if (q.assignee === 'all') return;
+  const table = onlyOpenRows(q) ? 'grid_open_assignments' : 'task_assignees';
+  const terms: string[] = [];
+  const args: unknown[] = [];
+  for (const term of q.assignee) {
+    if (term.kind === 'unassigned') terms.push('NOT EXISTS (SELECT 1 FROM task_assignees ua WHERE ua.task_id = t.id)');
+    else if (term.kind === 'group') terms.push(`t.id IN (SELECT task_id FROM ${table} WHERE assignee_type = 'Group' AND assignee_id = ${term.id})`);
+    else {
+      // A member's work includes what is assigned to their groups (EMULATOR.md).
+      const id = term.kind === 'me' ? ctx.actor.member.id : term.id;
+      terms.push(
+        `t.id IN (SELECT task_id FROM ${table} WHERE assignee_type = 'TeamMember' AND assignee_id = ?
+                  UNION ALL SELECT task_id FROM ${table} WHERE assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?))`,
+      );
+      args.push(id, id);
+    }
+  }
+  out.add(terms.length === 1 ? terms[0] : `(${terms.join(' OR ')})`, ...args);
+}
+
+/** What the member may see (5.4; standalone rules of docs/tasks.md). Nothing for Administrators, or when they ask only for their own work. */
+function visibilityConditions(ctx: Ctx, q: GridQuery, source: Source, out: Built): void {
+  if (ctx.actor.isAdmin || onlyMe(q.assignee)) return;
+  const readable = readableChecklistsSql(ctx)!;
+  const readableIds = `(SELECT id FROM checklists WHERE workspace_id = ? AND ${readable.sql})`;
+  if (source === 'checklist') {
+    out.add(`t.checklist_id IN ${readableIds}`, ctx.workspace.id, ...readable.args);
+    return;
+  }
+  const me = ctx.actor.member.id;
+  out.add(
+    `(t.raised_by = ?
+      OR t.id IN (SELECT task_id FROM task_assignees WHERE assignee_type = 'TeamMember' AND assignee_id = ?
+                  UNION ALL SELECT task_id FROM task_assignees WHERE assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?))
+      OR t.attached_checklist_id IN ${readableIds})`,
+    me, me, me, ctx.workspace.id, ...readable.args,
+  );
+}
+
+function build(ctx: Ctx, q: GridQuery, j: Judge, source: Source): Built {
+  const out = new Built();
+  const ws = ctx.workspace.id;
+  out.add('t.workspace_id = ?', ws);
+  const archived = `(SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1)`;
+  if (source === 'checklist') {
+    out.add('t.checklist_id IS NOT NULL');
+    out.add(`t.checklist_id NOT IN ${archived}`, ws);
+    if (q.templateIds) out.add(`t.checklist_id IN (SELECT id FROM checklists WHERE template_id IN (${q.templateIds.join(', ')}))`);
+    if (q.checklistIds) out.add(`t.checklist_id IN (${q.checklistIds.join(', ')})`);
+  } else {
+    out.add('t.checklist_id IS NULL');
+    out.add(`coalesce(t.attached_checklist_id, 0) NOT IN ${archived}`, ws);
+    if (q.checklistIds) out.add(`t.attached_checklist_id IN (${q.checklistIds.join(', ')})`);
+  }
+  statusConditions(ctx, q, j, out);
+  assigneeConditions(ctx, q, out);
+  visibilityConditions(ctx, q, source, out);
+  return out;
+}
+
+const sources = (q: GridQuery): Source[] => (q.includeStandalone ? ['checklist', 'standalone'] : ['checklist']);
+
+/** How many rows the query admits in all (the page envelope's `total`). */
+export function countRows(ctx: Ctx, q: GridQuery, j: Judge): number {
+  let total = 0;
+  for (const s of sources(q)) {
+    const b = build(ctx, q, j, s);
+    total += ctx.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...b.args)!.n;
+  }
+  return total;
+}
+
+/** Up to `limit` rows after `after`, in the sort order: task ids with their sort keys. */
+export function pageRows(ctx: Ctx, q: GridQuery, j: Judge, after: Position | undefined, limit: number): Position[] {
+  const key = sortKeySql(q.sort.field, q.sort.dir);
+  const coll = key.text ? ' COLLATE NOCASE' : '';
+  const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
+  const all: Position[] = [];
+  for (const s of sources(q)) {
+    const b = build(ctx, q, j, s);
+    const args = [...b.args];
+    const where = [...b.where];
+    if (after) {
+      where.push(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`);
+      args.push(after.k, after.i);
+    }
+    const rows = ctx.db
+      .prepare<unknown[], Position>(`SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir} LIMIT ${limit}`)
+      .all(...args);
+    all.push(...rows);
+  }
+  const sign = q.sort.dir === 'asc' ? 1 : -1;
+  return all.sort((a, b) => sign * (compareKeys(a.k, b.k) || a.i - b.i)).slice(0, limit);
+}
