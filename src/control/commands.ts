@@ -5,6 +5,8 @@ import { Option, type Command } from 'commander';
 import { openDb } from '../store/open';
 import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
 import { ApiError } from '../errors';
+import { generateWorkspace, parseGenerateSpec } from '../store/generate';
+import { progressBar } from '../store/progress';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -30,13 +32,23 @@ export function addDatabaseCommands(program: Command): void {
     .addOption(new Option('--db <file>', 'SQLite file to create or reseed').default(env.WFE_DB).makeOptionMandatory())
     .addOption(new Option('--fixture <name|path|none>', 'fixture to load').default(env.WFE_FIXTURE ?? 'demo'))
     .addOption(new Option('--force', 'wipe every row of an existing database first'))
-    .action((o: { db: string; fixture: string; force?: boolean }) => {
+    .addOption(
+      new Option('--generate <spec>', 'add a large generated workspace to the demo fixture, e.g. checklists=100000,tasks=20 (also members, groups, templates, standalone)'),
+    )
+    .action((o: { db: string; fixture: string; force?: boolean; generate?: string }) => {
+      const spec = o.generate === undefined ? undefined : parseGenerateSpec(o.generate);
+      const started = Date.now();
       withDb(o.db, (db) => {
         const used = (db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n > 0;
         if (used && !o.force) fail(`${o.db} already holds data. Add --force to wipe it and seed '${o.fixture}' again.`);
         resetToFixture(db, o.fixture, Date.now());
+        if (spec) generateWorkspace(db, spec, Date.now(), progressBar(process.stderr, 'checklists'));
       });
-      process.stderr.write(`Seeded ${o.db} with the '${o.fixture}' fixture.\n`);
+      process.stderr.write(
+        spec
+          ? `Seeded ${o.db} with the '${o.fixture}' fixture and ${spec.checklists.toLocaleString('en')} generated checklists of ${spec.tasks} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`
+          : `Seeded ${o.db} with the '${o.fixture}' fixture.\n`,
+      );
     });
 
   program

@@ -1,9 +1,9 @@
 // Saved views of the Tasks grid (spec v3 2.6 saved view, 4.5, 4.6): the five core views,
 // then the views the member may use. Stored in saved_views (type, JSON definition).
 // Who sees and changes what (docs/tasks-grid.md): Private views are their author's; Team
-// views everyone's; UsersGroups views their author's, the Administrators', and whoever
-// visibleTo names (a group: whoever is in it). A member changes the Private and UsersGroups
-// views they wrote; an Administrator any view they see. Core views are never written.
+// views everyone's; UsersGroups views their author's and whoever visibleTo names (a group:
+// whoever is in it). Administrators see and change every view. A member changes the Private
+// and UsersGroups views they wrote. Core views are never written.
 import type { Ctx } from '../../context';
 import { forbidden, notFound } from '../../errors';
 import { newGuid } from '../../ids';
@@ -38,9 +38,9 @@ function defaultKey(ctx: Ctx): string {
 }
 
 function mayRead(ctx: Ctx, v: SavedViewRow): boolean {
-  if (v.created_by === ctx.actor.member.id || v.type === 'Team') return true;
+  // Administrators may change any view (4.6), so they see every one.
+  if (ctx.actor.isAdmin || v.created_by === ctx.actor.member.id || v.type === 'Team') return true;
   if (v.type !== 'UsersGroups') return false;
-  if (ctx.actor.isAdmin) return true;
   const groups = new Set(memberGroupIds(ctx));
   const def = JSON.parse(v.data) as ViewDefinition;
   return def.visibleTo.some((a) => (a.type === 'TeamMember' ? a.id === ctx.actor.member.id : groups.has(a.id)));
