@@ -36,7 +36,7 @@ function viewType(t: string | undefined): ViewType {
   return found;
 }
 
-export function definitionOf(ctx: Ctx, input: ViewInput, permission: () => void): { type: ViewType; def: ViewDefinition } {
+export function definitionOf(ctx: Ctx, input: ViewInput, permission: (type: ViewType) => void): { type: ViewType; def: ViewDefinition } {
   const name = input.name.trim();
   if (name === '') throw validationError('name must not be empty.', 'name');
   const type = viewType(input.type);
@@ -60,7 +60,7 @@ export function definitionOf(ctx: Ctx, input: ViewInput, permission: () => void)
   }
   const sort = parseSort(input.sort, VIEW_SORT_FIELDS, { field: 'dueDateTime', dir: 'asc' });
 
-  permission();
+  permission(type);
 
   const templateKeys = templates.map((k) => {
     const row = ctx.db.prepare<[string, number], { key: string }>('SELECT key FROM templates WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(k, ctx.workspace.id);

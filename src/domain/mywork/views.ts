@@ -135,7 +135,7 @@ function assertMayUseType(ctx: Ctx, type: ViewType): void {
 }
 
 export function createView(ctx: Ctx, input: ViewInput): SavedView {
-  const { type, def } = definitionOf(ctx, input, () => assertMayUseType(ctx, input.type as ViewType));
+  const { type, def } = definitionOf(ctx, input, (t) => assertMayUseType(ctx, t));
   const key = newGuid();
   ctx.db
     .prepare('INSERT INTO saved_views (key, workspace_id, created_by, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -158,9 +158,9 @@ function assertWritable(ctx: Ctx, key: string): SavedViewRow {
 
 /** PUT: a replacement; every omitted argument returns to its default; the author is kept. */
 export function updateView(ctx: Ctx, key: string, input: ViewInput): SavedView {
-  const { type, def } = definitionOf(ctx, input, () => {
+  const { type, def } = definitionOf(ctx, input, (t) => {
     assertWritable(ctx, key);
-    assertMayUseType(ctx, (input.type ?? 'Private') as ViewType);
+    assertMayUseType(ctx, t);
   });
   const v = findSaved(ctx, key);
   ctx.db.prepare('UPDATE saved_views SET type = ?, data = ? WHERE id = ?').run(type, JSON.stringify(def), v.id);
