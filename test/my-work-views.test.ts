@@ -199,10 +199,10 @@ test('4.6 update_my_work_view: a replacement; omitted arguments return to their 
   const key = made.body.key;
   const put = await s.api(KEYS.member, 'PUT', `/v3/my-work/views/${key}`, { name: 'After' });
   assert.equal(put.status, 200, put.text);
-  const { search: _old, ...rest } = made.body;
+  const { search: _old, ...kept } = made.body;
   void _old;
   assert.deepEqual(put.body, {
-    ...rest,
+    ...kept,
     name: 'After',
     statuses: ['Incomplete', 'DueToday', 'Overdue', 'DueInFuture'],
     allTemplates: true,
