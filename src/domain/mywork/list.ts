@@ -5,7 +5,7 @@ import { notFound, validationError } from '../../errors';
 import { isGuid, sha256 } from '../../ids';
 import { parseSort, type Page } from '../paging';
 import { parseAssigneeArg } from './assignee';
-import { countRows, pageRows, SORT_FIELDS, type GridQuery, type Position, type SortField } from './query';
+import { gridEnv, gridPage, SORT_FIELDS, type GridQuery, type Position, type SortField } from './query';
 import { workItems } from './rows';
 import { canonicalStatuses, endOfDay, parseStatusArg, type Judge } from './status';
 
@@ -85,13 +85,13 @@ export function listMyWork(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<ty
   const after = input.after === undefined ? undefined : decode(input.after, binding);
   const now = ctx.now();
   const j: Judge = { now, endOfDay: endOfDay(now, ctx.timeZone) };
-  const rows = pageRows(ctx, q, j, after, pageSize + 1);
+  const { rows, total } = gridPage(ctx, q, gridEnv(ctx, j), after, pageSize + 1);
   const hasMore = rows.length > pageSize;
   const page = rows.slice(0, pageSize);
   return {
     items: workItems(ctx, page.map((r) => r.i), j),
     ...(hasMore ? { nextCursor: encode(page[page.length - 1], binding) } : {}),
     hasMore,
-    total: countRows(ctx, q, j),
+    total,
   };
 }

@@ -28,7 +28,6 @@ export interface Position {
   i: number;
 }
 
-type Source = 'checklist' | 'standalone';
 
 /** Beyond every due date (ms): "no due date" sorts last ascending. */
 const NO_DUE_ASC = 9000000000000000;
@@ -82,7 +81,7 @@ class Built {
 }
 
 /** Conditions of the status filter (status.ts `judge` as SQL). */
-function statusConditions(ctx: Ctx, q: GridQuery, j: Judge, out: Built): void {
+function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void {
   const me = ctx.actor.member.id;
   const snoozed = `t.id IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`;
   const args: unknown[] = [];
@@ -105,7 +104,7 @@ function statusConditions(ctx: Ctx, q: GridQuery, j: Judge, out: Built): void {
     // The common case, flat so the partial due-date indexes apply (grid_halted = 0 is an equality).
     out.add(OPEN);
     out.add('t.grid_halted = 0');
-    out.add(`t.id NOT IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`, me, j.now);
+    notIn(out, 't.id', j.snoozed, '(SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)', me, j.now);
     if (dueSql) out.add(dueSql, ...dueArgs);
     return;
   }
@@ -149,7 +148,7 @@ function assigneeConditions(ctx: Ctx, q: GridQuery, out: Built): void {
 }
 
 /** What the member may see (5.4; standalone rules of docs/tasks.md). Nothing for Administrators, or when they ask only for their own work. */
-function visibilityConditions(ctx: Ctx, q: GridQuery, source: Source, out: Built): void {
+function visibilityConditions(ctx: Ctx, q: GridQuery, source: 'checklist' | 'standalone', out: Built): void {
   if (ctx.actor.isAdmin || onlyMe(q.assignee)) return;
   const readable = readableChecklistsSql(ctx)!;
   const readableIds = `(SELECT id FROM checklists WHERE workspace_id = ? AND ${readable.sql})`;
@@ -167,58 +166,113 @@ function visibilityConditions(ctx: Ctx, q: GridQuery, source: Source, out: Built
   );
 }
 
-function build(ctx: Ctx, q: GridQuery, j: Judge, source: Source): Built {
+/** What one request reads once: the judging instant, and the short lists its SQL names inline. */
+export interface GridEnv extends Judge {
+  /** Archived checklists of the workspace (their tasks are no rows); usually none. */
+  archived: number[];
+  /** Tasks the member has snoozed until after now; usually few. */
+  snoozed: number[];
+}
+
+const INLINE_MAX = 500;
+
+export function gridEnv(ctx: Ctx, j: Judge): GridEnv {
+  const archived = ctx.db
+    .prepare<[number], { id: number }>('SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1 LIMIT 501')
+    .all(ctx.workspace.id)
+    .map((r) => r.id);
+  const snoozed = ctx.db
+    .prepare<[number, number], { task_id: number }>('SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ? LIMIT 501')
+    .all(ctx.actor.member.id, j.now)
+    .map((r) => r.task_id);
+  return { ...j, archived, snoozed };
+}
+
+/** `NOT IN` a short list written out (an empty list is no condition), or the subquery when long. */
+function notIn(out: Built, expr: string, ids: number[], subquery: string, ...args: unknown[]): void {
+  if (ids.length === 0) return;
+  if (ids.length <= INLINE_MAX) out.add(`${expr} NOT IN (${ids.join(', ')})`);
+  else out.add(`${expr} NOT IN ${subquery}`, ...args);
+}
+
+type Source = 'checklist' | 'standalone' | 'both';
+
+function sourceConditions(ctx: Ctx, q: GridQuery, source: 'checklist' | 'standalone'): Built {
   const out = new Built();
-  const ws = ctx.workspace.id;
-  out.add('t.workspace_id = ?', ws);
-  const archived = `(SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1)`;
   if (source === 'checklist') {
     out.add('t.checklist_id IS NOT NULL');
-    out.add(`t.checklist_id NOT IN ${archived}`, ws);
     if (q.templateIds) out.add(`t.checklist_id IN (SELECT id FROM checklists WHERE template_id IN (${q.templateIds.join(', ')}))`);
     if (q.checklistIds) out.add(`t.checklist_id IN (${q.checklistIds.join(', ')})`);
   } else {
     out.add('t.checklist_id IS NULL');
-    out.add(`coalesce(t.attached_checklist_id, 0) NOT IN ${archived}`, ws);
     if (q.checklistIds) out.add(`t.attached_checklist_id IN (${q.checklistIds.join(', ')})`);
   }
-  statusConditions(ctx, q, j, out);
-  assigneeConditions(ctx, q, out);
   visibilityConditions(ctx, q, source, out);
   return out;
 }
 
-const sources = (q: GridQuery): Source[] => (q.includeStandalone ? ['checklist', 'standalone'] : ['checklist']);
-
-/** How many rows the query admits in all (the page envelope's `total`). */
-export function countRows(ctx: Ctx, q: GridQuery, j: Judge): number {
-  let total = 0;
-  for (const s of sources(q)) {
-    const b = build(ctx, q, j, s);
-    total += ctx.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...b.args)!.n;
+function build(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source): Built {
+  const out = new Built();
+  const ws = ctx.workspace.id;
+  out.add('t.workspace_id = ?', ws);
+  if (source === 'both' && q.includeStandalone) {
+    const c = sourceConditions(ctx, q, 'checklist');
+    const st = sourceConditions(ctx, q, 'standalone');
+    const only = (b: Built) => b.where.length === 1; // nothing beyond the source's own test
+    if (!(only(c) && only(st))) out.add(`((${c.where.join(' AND ')}) OR (${st.where.join(' AND ')}))`, ...c.args, ...st.args);
+  } else {
+    const b = sourceConditions(ctx, q, source === 'standalone' ? 'standalone' : 'checklist');
+    out.add(b.where.join(' AND '), ...b.args);
   }
-  return total;
+  notIn(out, 'coalesce(t.checklist_id, t.attached_checklist_id, 0)', env.archived, '(SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1)', ws);
+  statusConditions(ctx, q, env, out);
+  assigneeConditions(ctx, q, out);
+  return out;
 }
 
-/** Up to `limit` rows after `after`, in the sort order: task ids with their sort keys. */
-export function pageRows(ctx: Ctx, q: GridQuery, j: Judge, after: Position | undefined, limit: number): Position[] {
+/** Whether the query narrows by template or checklist: then each source is counted and paged with its own index. */
+const narrowed = (q: GridQuery) => q.templateIds !== undefined || q.checklistIds !== undefined;
+const split = (q: GridQuery): Source[] => (q.includeStandalone ? ['checklist', 'standalone'] : ['checklist']);
+
+function count(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source): number {
+  const b = build(ctx, q, env, source);
+  return ctx.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...b.args)!.n;
+}
+
+function positions(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source, after: Position | undefined, limit: number | undefined): Position[] {
   const key = sortKeySql(q.sort.field, q.sort.dir);
   const coll = key.text ? ' COLLATE NOCASE' : '';
   const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
-  const all: Position[] = [];
-  for (const s of sources(q)) {
-    const b = build(ctx, q, j, s);
-    const args = [...b.args];
-    const where = [...b.where];
-    if (after) {
-      where.push(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`);
-      args.push(after.k, after.i);
-    }
-    const rows = ctx.db
-      .prepare<unknown[], Position>(`SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir} LIMIT ${limit}`)
-      .all(...args);
-    all.push(...rows);
-  }
+  const b = build(ctx, q, env, source);
+  if (after) b.add(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`, after.k, after.i);
+  return ctx.db
+    .prepare<unknown[], Position>(
+      `SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`,
+    )
+    .all(...b.args);
+}
+
+const order = (q: GridQuery) => {
   const sign = q.sort.dir === 'asc' ? 1 : -1;
-  return all.sort((a, b) => sign * (compareKeys(a.k, b.k) || a.i - b.i)).slice(0, limit);
+  return (a: Position, b: Position) => sign * (compareKeys(a.k, b.k) || a.i - b.i);
+};
+
+/**
+ * One page (up to `limit` rows after `after`, in the sort order) and the total.
+ * Someone's work (any assignee filter but all) is a few thousand rows reached through
+ * grid_open_assignments: read once, counted and cut in memory. Everyone's work (assignee=all)
+ * is read in index order with LIMIT and counted over the covering indexes; narrowed by template
+ * or checklist, each source separately, so each uses its own index.
+ */
+export function gridPage(ctx: Ctx, q: GridQuery, env: GridEnv, after: Position | undefined, limit: number): { rows: Position[]; total: number } {
+  if (q.assignee !== 'all') {
+    const all = positions(ctx, q, env, 'both', undefined, undefined);
+    const cmp = order(q);
+    const start = after ? all.findIndex((p) => cmp(p, { k: after.k, i: after.i }) > 0) : 0;
+    return { rows: start < 0 ? [] : all.slice(start, start + limit), total: all.length };
+  }
+  if (!narrowed(q)) return { rows: positions(ctx, q, env, 'both', after, limit), total: count(ctx, q, env, 'both') };
+  const rows = split(q).flatMap((s) => positions(ctx, q, env, s, after, limit));
+  const total = split(q).reduce((n, s) => n + count(ctx, q, env, s), 0);
+  return { rows: rows.sort(order(q)).slice(0, limit), total };
 }

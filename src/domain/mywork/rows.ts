@@ -61,8 +61,9 @@ export function workItems(ctx: Ctx, ids: number[], j: Judge) {
 function canAccess(ctx: Ctx, t: TaskRow, checklist: ChecklistRow | undefined, mine: boolean, cache: Map<number, ReturnType<typeof checklistAccess>>): boolean {
   if (keptOutByExclusive(ctx, t)) return false;
   if (ctx.actor.isAdmin) return true;
-  const standalone = t.checklist_id === null;
-  if (standalone && (t.raised_by === ctx.actor.member.id || mine)) return true;
+  // A task assigned to the member: they may run its checklist (5.8 row 1) or it (standalone).
+  if (mine) return true;
+  if (t.checklist_id === null && t.raised_by === ctx.actor.member.id) return true;
   if (!checklist) return false;
   if (!cache.has(checklist.id)) cache.set(checklist.id, checklistAccess(ctx, checklist));
   return cache.get(checklist.id)!.canRun;
