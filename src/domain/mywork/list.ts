@@ -38,10 +38,11 @@ export function parseGridQuery(ctx: Ctx, input: ListMyWorkInput): GridQuery {
   const statuses = parseStatusArg(input.status);
   const assignee = parseAssigneeArg(ctx, input.assignee);
   const sort = parseSort(input.sort, SORT_FIELDS, { field: 'dueDateTime', dir: 'asc' }) as GridQuery['sort'];
+  const templateIds = resolveKeys(ctx, input.template, 'template', 'templates', 'TEMPLATE_NOT_FOUND', 'template');
   return {
     statuses: canonicalStatuses(statuses),
     assignee,
-    templateIds: resolveKeys(ctx, input.template, 'template', 'templates', 'TEMPLATE_NOT_FOUND', 'template'),
+    templateIds,
     checklistIds: resolveKeys(ctx, input.checklist, 'checklist', 'checklists', 'CHECKLIST_NOT_FOUND', 'checklist'),
     includeStandalone: input.includeStandalone ?? true,
     sort: { field: sort.field as SortField, dir: sort.dir },
@@ -82,6 +83,11 @@ export function listMyWork(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<ty
   const q = parseGridQuery(ctx, input);
   const pageSize = input.pageSize ?? 50;
   const binding = bindingOf(ctx, q, pageSize);
+  if (q.templateIds) {
+    q.templateChecklists = ctx.db
+      .prepare<[number], { n: number }>(`SELECT count(*) AS n FROM checklists WHERE workspace_id = ? AND template_id IN (${q.templateIds.join(', ')})`)
+      .get(ctx.workspace.id)!.n;
+  }
   const after = input.after === undefined ? undefined : decode(input.after, binding);
   const now = ctx.now();
   const j: Judge = { now, endOfDay: endOfDay(now, ctx.timeZone) };
