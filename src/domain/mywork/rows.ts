@@ -4,11 +4,11 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { checklistAccess, keptOutByExclusive, memberGroupIds } from '../access/checklists';
-import { checklistReference, type ChecklistRow } from '../checklists/lookup';
+import { checklistTemplateRef, type ChecklistRow } from '../checklists/lookup';
 import { compareText } from '../paging';
 import { fullName } from '../people/rows';
 import type { TaskRow } from '../tasks/rows';
-import { checklistTaskUrl, standaloneTaskUrl } from '../urls';
+import { checklistTaskUrl, checklistUrl, standaloneTaskUrl } from '../urls';
 import { judge, type Judge } from './status';
 
 type GridTaskRow = TaskRow & { grid_halted: number };
@@ -56,7 +56,14 @@ export function workItems(ctx: Ctx, ids: number[], j: Judge) {
   if (checklistIds.length) {
     for (const c of ctx.db.prepare<number[], ChecklistRow>(`SELECT * FROM checklists WHERE id IN (${checklistIds.map(() => '?').join(', ')})`).all(...checklistIds)) checklists.set(c.id, c);
   }
-  const refs = new Map<number, ReturnType<typeof checklistReference>>();
+  // The checklist reference of 2.4; a page shares few template versions, each read once.
+  const templates = new Map<string, ReturnType<typeof checklistTemplateRef>>();
+  const refs = new Map<number, { key: string; name: string; url: string; template: ReturnType<typeof checklistTemplateRef> }>();
+  const reference = (c: ChecklistRow) => {
+    const tv = `${c.template_id}:${c.template_version}`;
+    if (!templates.has(tv)) templates.set(tv, checklistTemplateRef(ctx, c));
+    return { key: c.key, name: c.name, url: checklistUrl(ctx, c.key), template: templates.get(tv)! };
+  };
   const access = new Map<number, ReturnType<typeof checklistAccess>>();
 
   return ids.map((id) => {
@@ -64,7 +71,7 @@ export function workItems(ctx: Ctx, ids: number[], j: Judge) {
     const standalone = t.checklist_id === null;
     const cid = t.checklist_id ?? t.attached_checklist_id;
     const checklist = cid === null ? undefined : checklists.get(cid);
-    if (checklist && !refs.has(checklist.id)) refs.set(checklist.id, checklistReference(ctx, checklist));
+    if (checklist && !refs.has(checklist.id)) refs.set(checklist.id, reference(checklist));
     const until = snoozes.get(id)?.[0]?.until_at;
     const snoozedUntil = until !== undefined && until > j.now ? until : undefined;
     const who: Assignee[] = (assignees.get(id) ?? [])
