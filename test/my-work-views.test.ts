@@ -239,7 +239,14 @@ test('4.6 update_my_work_view: a replacement; omitted arguments return to their 
 test('4.6 delete_my_work_view: DELETE /v3/my-work/views/{viewKey}; no task changes; whose default it was lands on Open tasks', async () => {
   const made = await create(KEYS.member, { name: 'Doomed' });
   const key = made.body.key;
-  s.emu.db.prepare('INSERT OR REPLACE INTO my_work_defaults (member_id, view_key) VALUES (?, ?)').run(DEMO.members.mia, key);
+  // The app chooses a member's default view; the emulator's control route stands in for it.
+  const control = (body: unknown) => fetch(`${s.us}/_emulator/my-work/default-view`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const set = await control({ memberId: DEMO.members.mia, viewKey: key });
+  assert.equal(set.status, 200, await set.clone().text());
+  assert.deepEqual(await set.json(), { memberId: DEMO.members.mia, viewKey: key });
+  assert.equal((await control({ memberId: DEMO.members.mia, viewKey: NOWHERE })).status, 404);
+  assert.equal((await control({ memberId: 999999, viewKey: key })).status, 400);
+  assert.equal((await control({ memberId: DEMO.members.mia })).status, 400);
   const listed = (await views(KEYS.member)).body as { key: string; isDefault: boolean }[];
   assert.deepEqual(listed.filter((v) => v.isDefault).map((v) => v.key), [key]);
   const tasksBefore = s.emu.db.prepare('SELECT COUNT(*) AS n, SUM(status = \'Complete\') AS c FROM tasks').get();

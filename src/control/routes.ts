@@ -13,6 +13,7 @@ import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
 import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
 import { readBodyBytes } from '../transports/http/body';
+import { setDefaultView } from '../domain/mywork/defaults';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -30,6 +31,13 @@ const clockBody = z
 const amount = z.number({ error: 'must be a number' }).finite('must be a finite number').min(0, 'must not be negative');
 const advanceBody = z
   .object({ seconds: amount.optional(), minutes: amount.optional(), hours: amount.optional(), days: amount.optional() })
+  .strict();
+
+const defaultViewBody = z
+  .object({
+    memberId: z.number({ error: 'must be a member id (integer)' }).int({ error: 'must be a member id (integer)' }).min(1, { error: 'must be 1 or more' }),
+    viewKey: z.string({ error: 'must be a view key, or null for the Open tasks core view' }).nullable(),
+  })
   .strict();
 
 const startedAt = new WeakMap<Emulator, number>();
@@ -92,6 +100,13 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       resetToFixture(emu.db, emu.fixture, emu.clock.now());
       emu.limiter.clear();
       return ok({ status: 'reset', fixture: emu.fixture, now: iso(emu.clock.now()) });
+    },
+  },
+  // A member's default Tasks grid view (saved view isDefault): the app's choice, with no v3 route.
+  '/_emulator/my-work/default-view': {
+    PUT: async (req, emu) => {
+      const b = await body(req, emu, defaultViewBody);
+      return ok(emu.db.transaction(() => setDefaultView(emu.db, b.memberId, b.viewKey))());
     },
   },
   '/_emulator/clock': {
