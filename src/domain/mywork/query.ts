@@ -152,10 +152,10 @@ function assigneeConditions(ctx: Ctx, q: GridQuery, out: Built): void {
 /** What the member may see (5.4; standalone rules of docs/tasks.md). Nothing for Administrators, or when they ask only for their own work. */
 function visibilityConditions(ctx: Ctx, q: GridQuery, source: 'checklist' | 'standalone', out: Built): void {
   if (ctx.actor.isAdmin || onlyMe(q.assignee)) return;
-  const readable = readableChecklistsSql(ctx)!;
-  const readableIds = `(SELECT id FROM checklists WHERE workspace_id = ? AND ${readable.sql})`;
+  // The checklists the member may read, worked out once per statement (a CTE both sources use).
+  const readableIds = '(SELECT id FROM readable)';
   if (source === 'checklist') {
-    out.add(`t.checklist_id IN ${readableIds}`, ctx.workspace.id, ...readable.args);
+    out.add(`t.checklist_id IN ${readableIds}`);
     return;
   }
   const me = ctx.actor.member.id;
@@ -164,8 +164,18 @@ function visibilityConditions(ctx: Ctx, q: GridQuery, source: 'checklist' | 'sta
       OR t.id IN (SELECT task_id FROM task_assignees WHERE assignee_type = 'TeamMember' AND assignee_id = ?
                   UNION ALL SELECT task_id FROM task_assignees WHERE assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?))
       OR t.attached_checklist_id IN ${readableIds})`,
-    me, me, me, ctx.workspace.id, ...readable.args,
+    me, me, me,
   );
+}
+
+/** `WITH readable` (the checklists the member may read, 5.4) when the statement names it. */
+function withReadable(ctx: Ctx, b: Built): { sql: string; args: unknown[] } {
+  if (!b.where.some((w) => w.includes('FROM readable'))) return { sql: '', args: b.args };
+  const readable = readableChecklistsSql(ctx)!;
+  return {
+    sql: `WITH readable(id) AS MATERIALIZED (SELECT id FROM checklists WHERE workspace_id = ? AND ${readable.sql}) `,
+    args: [ctx.workspace.id, ...readable.args, ...b.args],
+  };
 }
 
 /** What one request reads once: the judging instant, and the short lists its SQL names inline. */
@@ -259,7 +269,10 @@ const split = (q: GridQuery): Source[] => (q.includeStandalone ? ['checklist', '
 function count(ctx: Ctx, query: GridQuery, env: GridEnv, source: Source): number {
   // A count reads every row anyway: driving it from the template's checklists is the cheaper plan.
   const q = { ...query, templateChecklists: undefined };
-  const run = (b: Built) => ctx.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...b.args)!.n;
+  const run = (b: Built) => {
+    const w = withReadable(ctx, b);
+    return ctx.db.prepare<unknown[], { n: number }>(`${w.sql}SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...w.args)!.n;
+  };
   if (env.archived.length === 0) return run(build(ctx, q, env, source, 'ignore'));
   return run(build(ctx, q, env, source, 'ignore')) - run(build(ctx, q, env, source, 'only'));
 }
@@ -270,11 +283,12 @@ function positions(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source, after: 
   const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
   const b = build(ctx, q, env, source);
   if (after) b.add(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`, after.k, after.i);
+  const w = withReadable(ctx, b);
   return ctx.db
     .prepare<unknown[], Position>(
-      `SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`,
+      `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`,
     )
-    .all(...b.args);
+    .all(...w.args);
 }
 
 const order = (q: GridQuery) => {
