@@ -400,3 +400,14 @@ CREATE TABLE saved_views (
   data         TEXT NOT NULL,
   created_at   INTEGER NOT NULL
 );
+
+-- version: 2
+-- Data Sets (issue 13, docs/data-sets.md): names of views deleted or renamed, so
+-- templates whose fields showed them get a data_set_link_removed warning instead of
+-- a data_set_view_not_found error (legacy spec 4.8 "those templates then show a link warning").
+CREATE TABLE data_set_removed_views (
+  data_set_id INTEGER NOT NULL REFERENCES data_sets(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  removed_at  INTEGER NOT NULL
+);
+CREATE INDEX data_set_removed_views_set ON data_set_removed_views(data_set_id);
