@@ -6,13 +6,15 @@ import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
 import { ApiError } from '../errors';
 import { makeCtx } from '../pipeline';
-import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
+import { LegacyReply, legacyError, matchLegacyRoute, type LegacyRequest, type LegacyRoute } from './define';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function reply(r: LegacyReply, requestId: string): Response {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...r.headers };
   if (r.body === undefined) return new Response(null, { status: r.status, headers });
+  // [datasets, issue 13] a Buffer body (CSV export) is written as is, with the reply's own Content-Type.
+  if (Buffer.isBuffer(r.body)) return new Response(new Uint8Array(r.body), { status: r.status, headers });
   return new Response(JSON.stringify(r.body), { status: r.status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
@@ -25,8 +27,11 @@ export function apiVersion(header: string | null): 1 | 2 | undefined {
   return undefined;
 }
 
+// [datasets, issue 13] multipart/form-data (the Data Set CSV import) is not JSON: its bytes go to the handler as rawBody.
+const isMultipart = (req: Request) => (req.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/');
+
 async function readBody(req: Request): Promise<unknown> {
-  if (req.method === 'GET') return undefined;
+  if (req.method === 'GET' || isMultipart(req)) return undefined;
   const text = await req.text();
   if (text.trim() === '') return undefined;
   try {
@@ -39,11 +44,11 @@ async function readBody(req: Request): Promise<unknown> {
 export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
   return async (req, info, emu: Emulator) => {
     const url = new URL(req.url);
-    const path = url.pathname.replace(/\/+$/, '').toLowerCase();
-    const candidates = routes.filter((r) => r.path.toLowerCase() === path);
-    if (candidates.length === 0) return undefined; // another area's legacy handler may answer
+    // [datasets, issue 13] paths may hold :name segments (matchLegacyRoute in define.ts); literal paths win.
+    const match = matchLegacyRoute(routes, req.method, url.pathname);
+    if (!match.candidates) return undefined; // another area's legacy handler may answer
     try {
-      const route = candidates.find((r) => r.method === req.method);
+      const route = match.route;
       if (!route) return reply(legacyError(405, `${req.method} is not allowed on ${url.pathname}.`), info.requestId);
       let principal;
       try {
@@ -58,7 +63,9 @@ export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
       if (route.admin && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
         return reply(legacyError(403, 'Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.'), info.requestId);
       }
-      const lreq: LegacyRequest = { query: url.searchParams, body: await readBody(req), headers: req.headers, version };
+      const lreq: LegacyRequest = { query: url.searchParams, body: await readBody(req), headers: req.headers, version, params: match.params };
+      // [datasets, issue 13] raw bytes and content type for multipart bodies (CSV import).
+      if (isMultipart(req)) Object.assign(lreq, { rawBody: Buffer.from(await req.arrayBuffer()), contentType: req.headers.get('content-type') ?? undefined });
       const ctx = makeCtx(emu, principal, info);
       const run = () => route.handler(ctx, lreq);
       const result = req.method === 'GET' ? run() : emu.db.transaction(run)();

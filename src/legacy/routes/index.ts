@@ -3,8 +3,10 @@
 import type { LegacyRoute } from '../define';
 import { webhookLegacyRoutes } from './webhooks';
 import { checklistLegacyRoutes } from './checklists';
+import { dataSetLegacyRoutes } from './datasets';
 
 export const legacyRoutes: LegacyRoute[] = [
   ...webhookLegacyRoutes,
   ...checklistLegacyRoutes,
+  ...dataSetLegacyRoutes,
 ];
