@@ -132,7 +132,7 @@ export interface ViewSpec {
 }
 
 /** Indexes of the records passing the view, in its order. */
-function select(c: SetCache, fields: FieldRow[], spec: ViewSpec): number[] {
+function select(c: SetCache, fields: FieldRow[], spec: ViewSpec, need = Infinity): { picked: number[]; total: number } {
   const byKey = new Map(fields.map((f) => [f.key.toLowerCase(), f]));
   const preds: ((i: number) => boolean)[] = [];
   for (const flt of spec.filters) {
@@ -149,32 +149,45 @@ function select(c: SetCache, fields: FieldRow[], spec: ViewSpec): number[] {
     const t = num ? undefined : textOf(c, f.key);
     keys.push({ num, dir: s.direction === 'desc' ? -1 : 1, get: num ? (i) => asNumber(c.rows[i].vals[f.key]) : (i) => (t![i] === '' ? undefined : t![i]) });
   }
-  if (keys.length) {
-    // Sort keys computed once per record, not per comparison.
-    const vals = keys.map((k) => out.map((i) => k.get(i)));
-    const order = out.map((_, j) => j);
-    order.sort((a, b) => {
-      for (let k = 0; k < keys.length; k++) {
-        const x = vals[k][a];
-        const y = vals[k][b];
-        if (x === y) continue;
-        if (x === undefined) return 1; // empty cells last, whichever direction
-        if (y === undefined) return -1;
-        return (x < y ? -1 : 1) * keys[k].dir;
+  if (!keys.length) return { picked: out.slice(0, need), total: out.length };
+  // Sort keys computed once per record, not per comparison.
+  const vals = keys.map((k) => out.map((i) => k.get(i)));
+  const cmp = (a: number, b: number) => {
+    for (let k = 0; k < keys.length; k++) {
+      const x = vals[k][a];
+      const y = vals[k][b];
+      if (x === y) continue;
+      if (x === undefined) return 1; // empty cells last, whichever direction
+      if (y === undefined) return -1;
+      return (x < y ? -1 : 1) * keys[k].dir;
+    }
+    return a - b; // creation order (rows are loaded by position)
+  };
+  let order: number[];
+  if (need * 8 < out.length) {
+    // A page near the start: keep only the best `need` in order (n log k, not n log n).
+    order = [];
+    for (let j = 0; j < out.length; j++) {
+      if (order.length === need && cmp(j, order[need - 1]) >= 0) continue;
+      let lo = 0;
+      let hi = order.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cmp(order[mid], j) <= 0) lo = mid + 1;
+        else hi = mid;
       }
-      return a - b; // creation order (rows are loaded by position)
-    });
-    return order.map((j) => out[j]);
-  }
-  return out;
+      order.splice(lo, 0, j);
+      if (order.length > need) order.pop();
+    }
+  } else order = out.map((_, j) => j).sort(cmp).slice(0, need);
+  return { picked: order.map((j) => out[j]), total: out.length };
 }
 
 /** One page of the records passing the view (all records in creation order when spec is empty). */
 export function queryRecords(ctx: Ctx, dsId: number, fields: FieldRow[], spec: ViewSpec, limit: number, offset: number): { rows: RecordRow[]; total: number } {
   const c = records(ctx, dsId);
-  const picked = select(c, fields, spec);
-  const slice = limit < 0 ? picked.slice(offset) : picked.slice(offset, offset + limit);
-  return { rows: slice.map((i) => c.rows[i].row), total: picked.length };
+  const { picked, total } = select(c, fields, spec, limit < 0 ? Infinity : offset + limit);
+  return { rows: picked.slice(offset).map((i) => c.rows[i].row), total };
 }
 
 /** Every record passing the view, in its order (CSV export, linked template fields). */
