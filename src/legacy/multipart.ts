@@ -24,6 +24,8 @@ export function parseMultipart(body: Buffer, contentType: string, maxFile: numbe
     out.fields[name.toLowerCase()] = value;
   });
   bb.on('file', (name, stream, info) => {
+    // A truncated form errors the file stream after end() returns: without a listener that is an uncaught exception.
+    stream.on('error', () => {});
     streams.push({ field: name.toLowerCase(), fileName: info.filename ?? '', stream: stream as never });
   });
   bb.on('error', (e) => {
@@ -36,6 +38,12 @@ export function parseMultipart(body: Buffer, contentType: string, maxFile: numbe
     failure = e as Error;
   }
   if (failure) throw legacyError(400, `The multipart body could not be read: ${failure.message}.`);
+  // busboy reports a truncated form only after end() returns (asynchronously): check the closing delimiter here.
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const boundary = m ? (m[1] ?? m[2]) : undefined;
+  if (boundary && !body.subarray(Math.max(0, body.length - boundary.length - 16)).toString('latin1').trimEnd().endsWith(`--${boundary}--`)) {
+    throw legacyError(400, 'The multipart body could not be read: it ends before its closing boundary.');
+  }
   for (const s of streams) {
     const chunks: Buffer[] = [];
     for (let c = s.stream.read(); c !== null; c = s.stream.read()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));

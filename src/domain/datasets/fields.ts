@@ -85,7 +85,7 @@ export function updateField(ctx: Ctx, ref: string, fieldKey: string, body: { nam
     const set = ctx.db.prepare('UPDATE data_set_fields SET position = ? WHERE id = ?');
     order.forEach((x, i) => set.run(i, x.id));
   }
-  touch(ctx, ds);
+  if (name !== undefined || type !== undefined || description !== undefined || position !== undefined) touch(ctx, ds);
   return findField(ctx, ds, f.key);
 }
 

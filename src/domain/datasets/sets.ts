@@ -142,9 +142,12 @@ export function updateDataSet(ctx: Ctx, ref: string, body: { name?: unknown; des
   const name = mode === 'put' || body.name !== undefined ? checkName(body.name, 'name', 'Data Set') : undefined;
   const description = checkDescription(mode === 'put' && body.description === undefined ? null : body.description, 'description');
   const ds = changeableDataSet(ctx, ref);
-  if (name !== undefined) ctx.db.prepare('UPDATE data_sets SET name = ? WHERE id = ?').run(name, ds.id);
-  if (description !== undefined) ctx.db.prepare('UPDATE data_sets SET description = ? WHERE id = ?').run(description, ds.id);
-  ctx.db.prepare('UPDATE data_sets SET updated_at = ? WHERE id = ?').run(ctx.now(), ds.id);
+  const changed = (name !== undefined && name !== ds.name) || (description !== undefined && description !== ds.description);
+  if (changed) {
+    if (name !== undefined) ctx.db.prepare('UPDATE data_sets SET name = ? WHERE id = ?').run(name, ds.id);
+    if (description !== undefined) ctx.db.prepare('UPDATE data_sets SET description = ? WHERE id = ?').run(description, ds.id);
+    ctx.db.prepare('UPDATE data_sets SET updated_at = ? WHERE id = ?').run(ctx.now(), ds.id);
+  }
   return full(ctx, dataSetById(ctx, ds.id));
 }
 

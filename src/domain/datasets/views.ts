@@ -64,7 +64,7 @@ export function updateView(ctx: Ctx, ref: string, viewKey: string, body: ViewBod
   if (put || body.filters !== undefined) ctx.db.prepare('UPDATE data_set_views SET filters = ? WHERE id = ?').run(JSON.stringify(spec.filters), v.id);
   if (put || body.sorts !== undefined) ctx.db.prepare('UPDATE data_set_views SET sorts = ? WHERE id = ?').run(JSON.stringify(spec.sorts), v.id);
   if (put || body.hiddenFields !== undefined) ctx.db.prepare('UPDATE data_set_views SET hidden_fields = ? WHERE id = ?').run(JSON.stringify(spec.hiddenFields), v.id);
-  touch(ctx, ds);
+  if (put || name !== undefined || body.filters !== undefined || body.sorts !== undefined || body.hiddenFields !== undefined) touch(ctx, ds);
   return findView(ctx, ds, v.key);
 }
 

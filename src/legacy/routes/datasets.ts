@@ -46,6 +46,13 @@ function body(r: LegacyRequest, names: string[]): Record<string, unknown> {
 
 const p = (r: LegacyRequest, name: string) => r.params?.[name] ?? '';
 
+/** A record body: `values` is required (an empty object is an empty record); PUT clears what it leaves out. */
+function recordBody(r: LegacyRequest): { values: unknown } {
+  const b = body(r, ['values']);
+  if (b.values === undefined || b.values === null) throw bad('values is required: an object keyed by field id ({} for no values).');
+  return { values: b.values };
+}
+
 function intParam(q: URLSearchParams, name: string, fallback: number, max?: number): number {
   const v = param(q, name);
   if (v === undefined) return fallback;
@@ -107,10 +114,10 @@ export const dataSetLegacyRoutes = [
   route('PUT', `${SET}/fields/:fieldId`, (ctx, r) => legacyField(updateField(ctx, p(r, 'dataSetId'), p(r, 'fieldId'), body(r, ['name', 'type', 'description', 'position']), 'put'))),
   route('DELETE', `${SET}/fields/:fieldId`, (ctx, r) => (deleteField(ctx, p(r, 'dataSetId'), p(r, 'fieldId')), done())),
   route('GET', `${SET}/records`, records),
-  route('POST', `${SET}/records`, (ctx, r) => new LegacyReply(201, legacyRecord(createRecord(ctx, p(r, 'dataSetId'), body(r, ['values']))))),
+  route('POST', `${SET}/records`, (ctx, r) => new LegacyReply(201, legacyRecord(createRecord(ctx, p(r, 'dataSetId'), recordBody(r))))),
   route('POST', `${SET}/records/bulk`, (ctx, r) => new LegacyReply(201, bulkCreate(ctx, p(r, 'dataSetId'), body(r, ['mode', 'records'])))),
   route('DELETE', `${SET}/records/bulk`, (ctx, r) => (bulkDelete(ctx, p(r, 'dataSetId'), { recordKeys: body(r, ['recordIds']).recordIds }, 'recordIds'), done())),
-  route('PUT', `${SET}/records/:recordId`, (ctx, r) => legacyRecord(updateRecord(ctx, p(r, 'dataSetId'), p(r, 'recordId'), body(r, ['values']), 'put'))),
+  route('PUT', `${SET}/records/:recordId`, (ctx, r) => legacyRecord(updateRecord(ctx, p(r, 'dataSetId'), p(r, 'recordId'), recordBody(r), 'put'))),
   route('DELETE', `${SET}/records/:recordId`, (ctx, r) => (deleteRecord(ctx, p(r, 'dataSetId'), p(r, 'recordId')), done())),
   route('GET', `${SET}/views`, (ctx, r) => ({ data: listViews(ctx, p(r, 'dataSetId')).views.map(legacyView) })),
   route('POST', `${SET}/views`, (ctx, r) => new LegacyReply(201, legacyView(createView(ctx, p(r, 'dataSetId'), body(r, ['name', 'filters', 'sorts', 'hiddenFields']), { fieldId: 'fieldId' })))),
