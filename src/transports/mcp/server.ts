@@ -25,7 +25,7 @@ const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params:
 export const SERVER_INFO = { name: 'wfe', title: 'Workflow Emulator', version: '0.1.0' };
 
 /** `run` authenticates (and, for stdio, charges) each call, then calls the tool. */
-export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefined) => ToolResult;
+export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefined) => Promise<ToolResult>;
 
 export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null)): Server {
   const server = new Server(SERVER_INFO, {
