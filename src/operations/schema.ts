@@ -91,38 +91,3 @@ export const schemaOperations = [
     handler: () => listValidationCodes(),
   }),
 ];
-
-// The guide as an MCP resource and a prompt (issue 4 item 6).
-import { mcpPrompts, mcpResources } from '../transports/mcp/extras';
-import { guideText } from '../domain/schema/guide';
-
-if (!mcpResources.some((r) => r.uri === 'wfe://guides/template-document')) {
-  mcpResources.push({
-    uri: 'wfe://guides/template-document',
-    name: 'template-authoring-guide',
-    description: 'How to write a template document, with a worked example (same text as get_authoring_guide).',
-    mimeType: 'text/markdown',
-    read: guideText,
-  });
-  mcpResources.push({
-    uri: 'wfe://schemas/template-document.json',
-    name: 'template-document-schema',
-    description: 'JSON Schema of the template document (same as get_template_schema).',
-    mimeType: 'application/schema+json',
-    read: () => JSON.stringify(templateJsonSchema(), null, 2),
-  });
-}
-if (!mcpPrompts.some((p) => p.name === 'author_template')) {
-  mcpPrompts.push({
-    name: 'author_template',
-    description: 'Write a template document for a process, validate it, and create it.',
-    text: () =>
-      [
-        'You are writing a Workflow Service template document. Follow this guide exactly.',
-        'Loop: write the document, call validate_template, fix every error (path tells you where), then create_template.',
-        'To change an existing template: export_template, edit keeping every id, validate_template with forTemplate, create_template_version.',
-        '',
-        guideText(),
-      ].join('\n'),
-  });
-}
