@@ -5,7 +5,7 @@ import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
-import { fileDownloadRoute } from './domain/tasks/download';
+import { fileDownloadRoute } from './transports/http/downloads';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -13,6 +13,6 @@ export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
   installLegacy,
   installControl,
-  // Task area: /files/{token} downloads (File Upload answers, comment attachments).
+  // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
 ];
