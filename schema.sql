@@ -400,3 +400,35 @@ CREATE TABLE saved_views (
   data         TEXT NOT NULL,
   created_at   INTEGER NOT NULL
 );
+
+-- version: 2
+-- ── schedules (docs/schedules.md) ─────────────────────────────────────────
+-- The v1 `schedules` table gains what a recurring schedule needs; `data` holds
+-- the recurrence JSON. Runs are materialized a few ahead so each has an integer
+-- id (spec v3 2.1) before it happens; `plan` numbers the series a change re-plans.
+ALTER TABLE schedules ADD COLUMN created_by INTEGER REFERENCES members(id);
+ALTER TABLE schedules ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
+ALTER TABLE schedules ADD COLUMN start_local TEXT NOT NULL DEFAULT '';  -- wall clock, YYYY-MM-DDTHH:mm:ss
+ALTER TABLE schedules ADD COLUMN updated_at INTEGER;
+ALTER TABLE schedules ADD COLUMN plan INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE schedules ADD COLUMN next_seq INTEGER NOT NULL DEFAULT 0;  -- first occurrence not yet materialized
+ALTER TABLE schedules ADD COLUMN is_ended INTEGER NOT NULL DEFAULT 0;   -- the series has no occurrence left to materialize
+CREATE INDEX schedules_ws ON schedules(workspace_id, id);
+
+CREATE TABLE schedule_runs (
+  id           INTEGER PRIMARY KEY,
+  schedule_id  INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+  plan         INTEGER NOT NULL,
+  seq          INTEGER NOT NULL,                 -- occurrence number in the series, from 0
+  scheduled_at INTEGER NOT NULL,                 -- the UTC instant
+  local        TEXT NOT NULL,                    -- the same instant as wall clock in the schedule's zone
+  status       TEXT NOT NULL CHECK (status IN ('Upcoming','Started','Skipped','Failed')),
+  checklist_id INTEGER,                          -- no foreign key: a deleted checklist leaves the run's history
+  started_at   INTEGER,
+  skipped_at   INTEGER,
+  skipped_by   INTEGER,
+  reason       TEXT,
+  UNIQUE (schedule_id, plan, seq)
+);
+CREATE INDEX schedule_runs_due ON schedule_runs(status, scheduled_at);
+CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, scheduled_at);
