@@ -403,20 +403,33 @@ CREATE TABLE saved_views (
 
 -- version: 2
 -- ── schedules (docs/schedules.md) ─────────────────────────────────────────
--- The v1 `schedules` table gains what a recurring schedule needs; `data` holds
--- the recurrence JSON. Runs are materialized a few ahead so each has an integer
--- id (spec v3 2.1) before it happens; `plan` numbers the series a change re-plans.
-ALTER TABLE schedules ADD COLUMN created_by INTEGER REFERENCES members(id);
-ALTER TABLE schedules ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
-ALTER TABLE schedules ADD COLUMN start_local TEXT NOT NULL DEFAULT '';  -- wall clock, YYYY-MM-DDTHH:mm:ss
-ALTER TABLE schedules ADD COLUMN updated_at INTEGER;
-ALTER TABLE schedules ADD COLUMN plan INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE schedules ADD COLUMN next_seq INTEGER NOT NULL DEFAULT 0;  -- first occurrence not yet materialized
-ALTER TABLE schedules ADD COLUMN is_ended INTEGER NOT NULL DEFAULT 0;   -- the series has no occurrence left to materialize
+-- The v1 `schedules` table (never written by v1 code) is rebuilt with what a recurring
+-- schedule needs, rows copied across; AUTOINCREMENT so a deleted schedule's or run's
+-- integer id (spec v3 2.1) is never given again: checklists keep their schedule_id.
+-- `data` holds the recurrence JSON. Runs are materialized a few ahead so each has its
+-- id before it happens; `plan` numbers the series a change re-plans.
+CREATE TABLE schedules_v2 (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id  INTEGER NOT NULL REFERENCES templates(id),
+  name         TEXT NOT NULL,
+  data         TEXT NOT NULL DEFAULT '{}',
+  created_at   INTEGER NOT NULL,
+  created_by   INTEGER REFERENCES members(id),
+  time_zone    TEXT NOT NULL DEFAULT 'UTC',
+  start_local  TEXT NOT NULL DEFAULT '',      -- wall clock in time_zone, YYYY-MM-DDTHH:mm:ss
+  updated_at   INTEGER,
+  plan         INTEGER NOT NULL DEFAULT 0,
+  next_seq     INTEGER NOT NULL DEFAULT 0,    -- first occurrence not yet materialized
+  is_ended     INTEGER NOT NULL DEFAULT 0     -- the series has no occurrence left to materialize
+);
+INSERT INTO schedules_v2 (id, workspace_id, template_id, name, data, created_at) SELECT id, workspace_id, template_id, name, data, created_at FROM schedules;
+DROP TABLE schedules;
+ALTER TABLE schedules_v2 RENAME TO schedules;
 CREATE INDEX schedules_ws ON schedules(workspace_id, id);
 
 CREATE TABLE schedule_runs (
-  id           INTEGER PRIMARY KEY,
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
   schedule_id  INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
   plan         INTEGER NOT NULL,
   seq          INTEGER NOT NULL,                 -- occurrence number in the series, from 0
