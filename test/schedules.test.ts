@@ -360,7 +360,7 @@ test('clock: a daily 09:00 schedule fires once per run across the spring change 
 test('clock: a daily 09:00 schedule fires once per run across the autumn change in America/New_York', () =>
   dstCase('America/New_York', '2030-11-01T12:00:00Z', '2030-11-02T09:00:00', ['2030-11-02T13:00:00.000Z', '2030-11-03T14:00:00.000Z', '2030-11-04T14:00:00.000Z']));
 
-test('clock: a time skipped by the spring change runs at the same instant luxon names (02:30 Berlin becomes 03:30)', async () => {
+test('clock: a time skipped by the spring change runs an hour later on the wall clock (02:30 Berlin becomes 03:30); a doubled time runs once', async () => {
   await setClock(s, '2030-03-01T00:00:00Z');
   const sc = (await s.api(KEYS.admin, 'POST', '/v3/schedules', daily({ timeZone: 'Europe/Berlin', startDateTime: '2030-03-30T02:30:00', recurrence: { frequency: 'Daily', count: 3 } }))).body;
   const runs = await runsWhen(s, sc.id, () => true);
@@ -373,6 +373,18 @@ test('clock: a time skipped by the spring change runs at the same instant luxon 
     ],
   );
   await s.api(KEYS.admin, 'DELETE', `/v3/schedules/${sc.id}`);
+  // 02:30 exists twice on the autumn change (27 October 2030): it runs once, at the later one.
+  const fall = (await s.api(KEYS.admin, 'POST', '/v3/schedules', daily({ timeZone: 'Europe/Berlin', startDateTime: '2030-10-26T02:30:00', recurrence: { frequency: 'Daily', count: 3 } }))).body;
+  const fr = await runsWhen(s, fall.id, () => true);
+  assert.deepEqual(
+    fr.map((r) => [r.scheduledDateTime, r.scheduledDateTimeUtc]),
+    [
+      ['2030-10-26T02:30:00', '2030-10-26T00:30:00.000Z'],
+      ['2030-10-27T02:30:00', '2030-10-27T01:30:00.000Z'],
+      ['2030-10-28T02:30:00', '2030-10-28T01:30:00.000Z'],
+    ],
+  );
+  await s.api(KEYS.admin, 'DELETE', `/v3/schedules/${fall.id}`);
 });
 
 test('6.1, 6.3 new_checklist fires when a scheduled run starts, with the scheduler name and support address; not for the Scheduled checklist', async () => {

@@ -15,6 +15,8 @@ export const POLL_MS = 50;
 /** Runs started per tick at most: a clock moved by a century must not stall the server. */
 const PER_TICK = 500;
 
+const isBusy = (e: unknown) => typeof e === 'object' && e !== null && /^SQLITE_BUSY/.test(String((e as { code?: unknown }).code));
+
 export class ScheduleWorker {
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -65,9 +67,16 @@ export class ScheduleWorker {
         if (due.length === 0) break;
         for (const d of due) {
           const ctx = this.ctxFor(d.workspace_id);
-          db.transaction(() => {
-            if (stillDue(db, d.id, now)) startRun(ctx, d.id, false);
-          }).immediate();
+          try {
+            db.transaction(() => {
+              if (stillDue(db, d.id, now)) startRun(ctx, d.id, false);
+            }).immediate();
+          } catch (e) {
+            if (isBusy(e)) throw e; // another process holds the write lock: next tick
+            // A bug must not stop the other runs nor be retried forever: the run fails, visibly.
+            this.emu.log(`schedules: run ${d.id} could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+            db.prepare("UPDATE schedule_runs SET status = 'Failed', reason = ? WHERE id = ? AND status = 'Upcoming'").run('The emulator failed to start this run (a bug in the emulator; see its log).', d.id);
+          }
           started++;
         }
       }

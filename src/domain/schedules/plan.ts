@@ -41,7 +41,11 @@ export function ensureScheduledChecklist(db: Db, scheduleId: number, now: number
   const s = scheduleById(db, scheduleId)!;
   const run = nextRun(db, s.id);
   if (!run) return;
-  if (run.checklist_id !== null && db.prepare('SELECT 1 FROM checklists WHERE id = ?').get(run.checklist_id)) return;
+  const existing = scheduledChecklistOf(db, run);
+  if (existing) {
+    if (existing.id !== run.checklist_id) db.prepare('UPDATE schedule_runs SET checklist_id = ? WHERE id = ?').run(existing.id, run.id);
+    return;
+  }
   const t = templateState(db, s.template_id);
   if (t.is_archived) return; // 5.10: nothing starts from an archived template; the run fails when due
   const id = buildChecklist(db, s, run.scheduled_at, now);
@@ -86,6 +90,20 @@ export function dropScheduledChecklist(db: Db, run: RunRow): void {
 }
 
 /**
+ * The run's `Scheduled` checklist: by id, or, should something have rebuilt it under a new
+ * row id (an upgrade keeps the key, not necessarily the row), by schedule and instant.
+ */
+function scheduledChecklistOf(db: Db, run: RunRow): { id: number; status: string; scheduled_at: number | null } | undefined {
+  type C = { id: number; status: string; scheduled_at: number | null };
+  const byId = run.checklist_id === null ? undefined : db.prepare<[number], C>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(run.checklist_id);
+  if (byId) return byId;
+  if (run.checklist_id === null) return undefined;
+  return db
+    .prepare<[number, number], C>("SELECT id, status, scheduled_at FROM checklists WHERE schedule_id = ? AND scheduled_at = ? AND status = 'Scheduled' ORDER BY id LIMIT 1")
+    .get(run.schedule_id, run.scheduled_at);
+}
+
+/**
  * Starts a run's checklist: at its instant (the clock reached it) or now (`early`, the
  * "create its checklist now" route). Returns the run as it is afterwards. The `Scheduled`
  * checklist is started in place (same key); an early start moves its task due dates by
@@ -104,7 +122,7 @@ export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
       run.id,
     );
   } else {
-    const current = run.checklist_id === null ? undefined : db.prepare<[number], { id: number; status: string; scheduled_at: number | null }>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(run.checklist_id);
+    const current = scheduledChecklistOf(db, run);
     let checklistId: number;
     if (current && current.status === 'Scheduled') {
       checklistId = current.id;
