@@ -45,8 +45,8 @@ function checkRecurrence(r: RecurrenceInput, startLocal: string): Recurrence {
   return out;
 }
 
-/** 400 when the series has no run at or after `now` (an impossible recurrence, or one that has ended). */
-function assertRunsAgain(series: Series, now: number, field: string): void {
+/** 400 when the series has no run at all (an impossible recurrence). */
+function assertRunsAgain(series: Series, field: string): void {
   const first = occurrences(series, 0, 1)[0];
   if (!first) throw validationError(`${field}: the schedule would never run (no date of the recurrence falls on or before its end).`, field);
 }
@@ -76,7 +76,7 @@ function assertTemplateActive(ctx: Ctx, templateId: number): void {
 export function createSchedule(ctx: Ctx, input: CreateScheduleInput) {
   const series = parseSeries(ctx, input);
   assertStartAhead(ctx, series);
-  assertRunsAgain(series, ctx.now(), input.recurrence?.endDate !== undefined ? 'recurrence.endDate' : 'recurrence');
+  assertRunsAgain(series, input.recurrence?.endDate !== undefined ? 'recurrence.endDate' : 'recurrence');
   const templateId = templateIdOf(ctx, input.templateKey);
   assertScheduleCreator(ctx, 'create schedules');
   assertCanRunFor(ctx, templateId, 'schedule checklists of this template');
