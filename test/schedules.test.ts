@@ -325,6 +325,8 @@ test('5.5 skip a run and create its checklist now: states, 409s and 404s', async
 
   refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/${sc.id}/runs/999999/skip`), 404, 'SCHEDULE_RUN_NOT_FOUND');
   refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/999999/runs/${runs[0].id}/start`), 404, 'SCHEDULE_NOT_FOUND');
+  refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/999999/runs/${runs[0].id}/skip`), 404, 'SCHEDULE_NOT_FOUND');
+  refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/${sc.id}/runs/999999/start`), 404, 'SCHEDULE_RUN_NOT_FOUND');
   refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/${sc.id}/runs/x/skip`), 400, 'VALIDATION_ERROR', 'runId');
   // A run of another schedule is not this schedule's.
   const other = (await s.api(KEYS.admin, 'POST', '/v3/schedules', daily({ startDateTime: '2030-01-05T09:00:00' }))).body;
@@ -427,6 +429,7 @@ test('5.10 a run due while its template is archived fails with a reason and star
   const sc = (await s.api(KEYS.admin, 'POST', '/v3/schedules', daily({ startDateTime: '2030-08-01T09:00:00', recurrence: { frequency: 'Daily', count: 2 } }))).body;
   assert.equal((await s.api(KEYS.admin, 'POST', `/v3/templates/${DEMO.expense}/archive`)).status, 200);
   try {
+    refusedWith(await s.api(KEYS.admin, 'POST', `/v3/schedules/${sc.id}/runs/${sc.nextRun.id}/start`), 409, 'CONFLICT');
     await advance(s, { hours: 12 });
     const runs = await runsWhen(s, sc.id, (r) => r[0].status !== 'Upcoming');
     assert.equal(runs[0].status, 'Failed');
