@@ -4,23 +4,18 @@
 // 4.4 only.
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
-import { cursor, guid, pageSizeStrict, sortArg } from './schemas';
+import { cursor, guid, intId, pageSizeStrict, sortArg } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
 import { RUN_STATUSES, listRuns, skipRun, startRunNow } from '../domain/schedules/runs';
-import { pageOf, runShape, scheduleShape } from './shapes/schedules';
+import { page } from './shapes/common';
+import { run, schedule } from './shapes/schedules';
 
 const NO_TOOL = 'The spec names no MCP tool for schedules (4.6 rule 7 lists tools for the routes of 4.3 and 4.4 only); REST only.';
 const TAG = 'Schedules';
 
-const intId = (what: string) =>
-  z
-    .number({ error: `must be an integer (${what})` })
-    .int({ error: `must be an integer (${what})` })
-    .min(1, { error: `must be 1 or more (${what})` })
-    .max(2147483647, { error: 'is too large' });
-const scheduleId = () => intId('a schedule id').describe('the schedule id (integer, spec v3 2.1)');
-const runId = () => intId('a run id').describe("the run id (integer, spec v3 2.1), from the schedule's runs list");
+const scheduleId = () => intId().describe('the schedule id (integer, spec v3 2.1)');
+const runId = () => intId().describe("the run id (integer, spec v3 2.1), from the schedule's runs list");
 
 const name = () =>
   z
@@ -74,11 +69,11 @@ export const scheduleOperations = [
     input: {
       templateKey: guid('a template key (GUID)').optional().describe('only schedules of this template'),
       sort: sortArg([...SCHEDULE_SORTS]).describe(`one of ${SCHEDULE_SORTS.join(', ')}, optionally with :asc or :desc; default createdDateTime:asc`),
-      after: cursor().describe('the nextCursor of the previous page'),
-      pageSize: pageSizeStrict().describe('1 to 100, default 50'),
+      after: cursor(),
+      pageSize: pageSizeStrict(),
     },
     query: ['templateKey', 'sort', 'after', 'pageSize'],
-    output: pageOf(scheduleShape),
+    output: page(schedule, 'Page of schedules'),
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -100,7 +95,7 @@ export const scheduleOperations = [
       startDateTime: startDateTime().describe('the first run: wall clock in timeZone without offset, e.g. 2026-03-29T09:00:00 (an offset or Z names an instant, converted); not in the past'),
       recurrence: recurrence().optional().describe('absent: one run only'),
     },
-    output: scheduleShape,
+    output: schedule,
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -116,7 +111,7 @@ export const scheduleOperations = [
     summary: 'Get a schedule',
     description: 'One schedule with its next run. Needs Schedule.Viewer or Schedule.Creator (5.4).',
     input: { scheduleId: scheduleId() },
-    output: scheduleShape,
+    output: schedule,
     refusals: [...scheduleRefusals],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -139,7 +134,7 @@ export const scheduleOperations = [
       startDateTime: startDateTime().nullable().optional().describe('a new start, wall clock in the zone; not in the past'),
       recurrence: recurrence().nullable().optional().describe('a new recurrence, replacing the whole of the old one; null: one run only'),
     },
-    output: scheduleShape,
+    output: schedule,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -173,11 +168,11 @@ export const scheduleOperations = [
       scheduleId: scheduleId(),
       status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
       sort: sortArg(['scheduledDateTime']).describe('scheduledDateTime, optionally with :asc or :desc; default ascending'),
-      after: cursor().describe('the nextCursor of the previous page'),
-      pageSize: pageSizeStrict().describe('1 to 100, default 50'),
+      after: cursor(),
+      pageSize: pageSizeStrict(),
     },
     query: ['status', 'sort', 'after', 'pageSize'],
-    output: pageOf(runShape),
+    output: page(run, 'Page of runs'),
     refusals: [...scheduleRefusals],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -193,7 +188,7 @@ export const scheduleOperations = [
     description:
       'The upcoming run will not start a checklist; its Scheduled checklist, if it has one, is removed. Skipping a skipped run changes nothing. Needs Schedule.Creator and run permission on the template (5.5).',
     input: { scheduleId: scheduleId(), runId: runId() },
-    output: runShape,
+    output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
@@ -209,7 +204,7 @@ export const scheduleOperations = [
     description:
       "Starts the upcoming run's checklist now instead of at its time (its Scheduled checklist when it has one, due dates moved with the start); the run counts as started and new_checklist fires. Needs Schedule.Creator and run permission on the template (5.5).",
     input: { scheduleId: scheduleId(), runId: runId() },
-    output: runShape,
+    output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
