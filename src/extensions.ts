@@ -6,6 +6,7 @@ import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
+import { installSchedules } from './schedules/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -15,4 +16,6 @@ export const extensions: Extension[] = [
   installControl,
   // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
+  // Schedules: the worker that starts due runs on the emulator clock.
+  (emu) => void installSchedules(emu),
 ];
