@@ -24,7 +24,7 @@ const TASK_KEYS = ['id', 'key', 'name', 'description', 'status', 'isHeading', 'i
 const CONTENT_KEYS = ['taskContentID', 'contentID', 'key', 'contentType', 'name', 'isRequired', 'isInput', 'isHidden', 'value'];
 
 test('legacy 4.1 GET /api/authentication/validate: 200 for a valid key (v1 and v2), 401 for any bad key', async () => {
-  for (const h of [{}, V2]) {
+  for (const h of [{}, V2] as Record<string, string>[]) {
     const r = await get('/api/authentication/validate', KEYS.admin, h);
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { isValid: true, teamId: DEMO.acme, teamName: 'Acme Corp', userId: 101, userName: 'Ada Admin', isAdministrator: true });
@@ -451,7 +451,7 @@ test('legacy 4.6 GET /api/analytics/all (v2): the overview of the period; period
 test('legacy 9: X-API-VERSION default 1.0; v1 routes also take 2.0; v2 routes refuse 1.0 and no header with 400', async () => {
   assert.equal((await get('/api/template/templates', KEYS.admin, { 'X-API-VERSION': '1.0' })).status, 200);
   assert.equal((await get('/api/template/templates', KEYS.admin, V2)).status, 200);
-  for (const h of [{}, { 'X-API-VERSION': '1.0' }, { 'X-API-VERSION': '1' }]) {
+  for (const h of [{}, { 'X-API-VERSION': '1.0' }, { 'X-API-VERSION': '1' }] as Record<string, string>[]) {
     const r = await get('/api/analytics/all?periodStartDate=2026-01-01', KEYS.admin, h);
     assert.equal(r.status, 400, r.text);
     assert.match(r.body.error, /needs X-API-VERSION: 2\.0/);

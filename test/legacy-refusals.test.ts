@@ -269,7 +269,7 @@ test('legacy 9: every v2 route refuses v1 (no header, 1.0) with the one designed
     'PUT /api/task/status',
   ], 'legacy spec 9 lists these (Data Sets apart)');
   for (const r of v2) {
-    for (const h of [{}, { 'X-API-VERSION': '1.0' }]) {
+    for (const h of [{}, { "X-API-VERSION": "1.0" }] as Record<string, string>[]) {
       const a = await s.api(KEYS.admin, r.method, r.path, r.method === 'GET' ? undefined : {}, h);
       assert.equal(a.status, 400, `${r.method} ${r.path}: ${a.text}`);
       assert.equal(a.body.error, `${r.method} ${r.path} needs X-API-VERSION: 2.0.`);
