@@ -457,3 +457,23 @@ test('legacy 9: X-API-VERSION default 1.0; v1 routes also take 2.0; v2 routes re
     assert.match(r.body.error, /needs X-API-VERSION: 2\.0/);
   }
 });
+
+test('legacy 9: every v1 route answers with no header, 1.0 and 2.0 alike (never the version refusal)', async () => {
+  const { legacyRoutes } = await import('../src/legacy/routes');
+  for (const r of legacyRoutes.filter((x) => !x.v2 && !x.path.startsWith('/api/data-sets'))) {
+    const seen: number[] = [];
+    for (const h of [{}, { 'X-API-VERSION': '1.0' }, V2] as Record<string, string>[]) {
+      // A write gets an empty body: refused for the body, never for the version (writes are covered above).
+      if (r.method !== 'GET') {
+        const a = await s.api(KEYS.admin, r.method, r.path, {}, h);
+        assert.ok(!/X-API-VERSION/.test(a.body?.error ?? ''), `${r.method} ${r.path} ${JSON.stringify(h)}: ${a.text}`);
+        assert.ok(a.status < 500, a.text);
+        continue;
+      }
+      const a = await s.api(KEYS.admin, r.method, r.path, undefined, h);
+      assert.ok(!/X-API-VERSION/.test(a.body?.error ?? ''), `${r.method} ${r.path}: ${a.text}`);
+      seen.push(a.status);
+    }
+    if (seen.length) assert.equal(new Set(seen).size, 1, `${r.method} ${r.path}: ${seen}`);
+  }
+});
