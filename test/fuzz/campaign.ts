@@ -134,6 +134,11 @@ function build(rng: Rng, t: Target, gen: Generator, maxBody: number): Built {
   const key = pickKey(rng);
   const headers: [string, string][] = [];
   if (key !== null) headers.push(['X-API-KEY', key]);
+  // Legacy spec 9: v2 routes mostly get the header they need, sometimes none or a wrong one.
+  if (t.kind === 'legacy' && (t.legacy?.v2 || rng.chance(0.2))) {
+    const version = t.legacy?.v2 && rng.chance(0.85) ? '2.0' : rng.pick(['', '1.0', '2', '3.0', 'v2']);
+    if (version) headers.push(['X-API-VERSION', version]);
+  }
   let sentRequestId = requestIdHeader(rng);
   let raw = false;
 
