@@ -49,7 +49,7 @@ test('4.6: tools/list gives every tool an outputSchema and a description on ever
     assert.ok(resourceTemplates.some((r) => r.uriTemplate === 'wfe://templates/{key}/document'));
     const read = await c.readResource({ uri: 'wfe://content-types/ShortText' });
     assert.equal(read.contents[0].mimeType, 'application/json');
-    assert.equal(JSON.parse(read.contents[0].text as string).type, 'ShortText');
+    assert.equal(JSON.parse((read.contents[0] as { text: string }).text).type, 'ShortText');
     await assert.rejects(c.readResource({ uri: 'wfe://templates/99999999-9999-4999-8999-999999999999/document' }), /TEMPLATE_NOT_FOUND/);
   } finally {
     await s.close();
