@@ -118,7 +118,8 @@ function reloaded(ctx: Ctx, step: (ctx: Ctx, t: TaskTarget) => unknown, t: TaskT
   return reload(ctx, t);
 }
 
-function assigneeList(b: Record<string, unknown>): AssigneeRef[] | ((ctx: Ctx) => AssigneeRef[]) {
+/** Checks the shape of `assignees` (400) and answers the resolver that checks who they name. */
+function assigneeList(b: Record<string, unknown>): (ctx: Ctx) => AssigneeRef[] {
   const v = prop(b, 'assignees');
   if (v === undefined || v === null) throw bad('assignees is required: an array of {assigneeId, assigneeType}.');
   if (!Array.isArray(v)) throw bad('assignees must be an array of {assigneeId, assigneeType}.');
@@ -143,7 +144,7 @@ function assigneeList(b: Record<string, unknown>): AssigneeRef[] | ((ctx: Ctx) =
 export function replaceAssignmentsLegacy(ctx: Ctx, body: unknown) {
   const b = bodyObject(body);
   const taskId = intProp(b, 'taskId');
-  const resolve = assigneeList(b) as (ctx: Ctx) => AssigneeRef[];
+  const resolve = assigneeList(b);
   const exclusive = boolProp(b, 'isAssignedExclusively');
   const refs = resolve(ctx);
   const t = taskOfId(ctx, taskId);
