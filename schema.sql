@@ -445,3 +445,23 @@ CREATE TABLE schedule_runs (
 );
 CREATE INDEX schedule_runs_due ON schedule_runs(status, scheduled_at);
 CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, scheduled_at);
+
+-- version: 3
+-- ── legacy integer ids (docs/legacy.md) ─────────────────────────────────
+-- The legacy API addresses controls by integers: taskContentID names a control
+-- (a template field key) within a workspace, contentID that control on one task.
+-- Handed out the first time a legacy answer shows them and kept from then on,
+-- so they are stable across restarts. (Checklists and tasks use their row ids.)
+CREATE TABLE legacy_task_contents (
+  id           INTEGER PRIMARY KEY,              -- taskContentID
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  field_key    TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (workspace_id, field_key)
+);
+
+CREATE TABLE legacy_contents (
+  id        INTEGER PRIMARY KEY,                 -- contentID
+  task_id   INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  field_key TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (task_id, field_key)
+);
