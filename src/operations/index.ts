@@ -9,10 +9,12 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { upgradeOperations } from './upgrades';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
+  ...upgradeOperations,
   ...draftOperations,
   ...schemaOperations,
   ...checklistOperations,
