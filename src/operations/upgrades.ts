@@ -2,12 +2,13 @@
 // the checklist links route (docs/upgrades.md "Linked checklists").
 import { z } from 'zod';
 import { CREATE, READ, Reply, defineOperation } from './define';
-import { cursor, guid, pageSizeLenient } from './schemas';
+import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';
 import { checklistLinks } from '../domain/upgrades/linked';
-import { checklistLinksShape, upgradeCandidatePage, upgradeResultShape } from './shapes/upgrades';
+import { checklistActivity } from '../domain/checklists/activity';
+import { checklistActivityPage, checklistLinksShape, upgradeCandidatePage, upgradeResultShape } from './shapes/upgrades';
 
 const RETRY_AFTER_SECONDS = 60; // spec v3 8 "upgrade response Retry-After 60"
 
@@ -89,5 +90,26 @@ export const upgradeOperations = [
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => checklistLinks(ctx, input),
+  }),
+  defineOperation({
+    id: 'getChecklistActivity',
+    noTool: 'the spec names no tool for it (get_task_activity reads one task)',
+    method: 'GET',
+    path: '/v3/checklists/:checklistKey/activity',
+    tag: 'Checklists',
+    summary: "A checklist's activity feed",
+    description:
+      "Who did what and when on the checklist and its tasks, newest first: upgrades, answers an upgrade could not keep, failed rebuilds, linked checklists started, and every task write. Entries about a task carry taskKey.",
+    input: {
+      checklistKey: guid('a checklist key (GUID)').describe('Checklist key'),
+      after: cursor().describe('The previous nextCursor'),
+      pageSize: pageSizeStrict().describe('1 to 100, default 50'),
+    },
+    query: ['after', 'pageSize'],
+    output: checklistActivityPage,
+    refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
+    budget: 'standard',
+    annotations: READ,
+    handler: (ctx, input) => checklistActivity(ctx, input),
   }),
 ];

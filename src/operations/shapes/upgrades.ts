@@ -56,3 +56,20 @@ export const checklistLinksShape = z.strictObject({
   linkedFrom: z.array(linkShape).describe('Checklists whose Linked Checklist field holds this checklist (the parent)'),
   linkedTo: z.array(linkShape).describe("Checklists this checklist's Linked Checklist fields hold (its children)"),
 });
+
+export const checklistActivityPage = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      action: z.string().describe('Stable machine name, e.g. checklist.upgraded'),
+      text: z.string().describe('What happened, in words'),
+      taskKey: z.string().optional().describe('The task the entry is about; absent for the checklist itself'),
+      createdDateTime: timestamp(),
+      createdBy: z.strictObject({ name: z.string(), email: z.string().optional() }).optional(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+  nextCursor: z.string().optional(),
+  hasMore: z.boolean(),
+  total: z.number().int(),
+});
