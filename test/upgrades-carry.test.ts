@@ -403,7 +403,7 @@ test('4.4 carry: assignees: additions and removals made on the checklist relativ
   await k.ok(s.api(KEYS.admin, 'PUT', `/v3/checklists/${p.c}/tasks/${t}/assignees`, { assignees: [{ type: 'Group', id: DEMO.groups.operations }, { name: 'Mia Member' }] }));
   await k.upgradeNow(p.key, p.c);
   const ids = (x: any) => x.assignees.map((a: any) => `${a.type}:${a.id}`).sort();
-  assert.deepEqual(ids(await k.task(p.c, t)), [`Group:${DEMO.groups.operations}`, `TeamMember:${DEMO.members.mia}`, `TeamMember:${DEMO.members.omar}`]);
+  assert.deepEqual(ids(await k.task(p.c, t)), [`Group:${DEMO.groups.operations}`, `TeamMember:${DEMO.members.mia}`, `TeamMember:${DEMO.members.omar}`].sort());
   assert.deepEqual(ids(await k.task(p.c, u)), [`Group:${DEMO.groups.sales}`], 'no change on the checklist: the new defaults');
 });
 
