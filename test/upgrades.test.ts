@@ -267,13 +267,13 @@ test('6.3 an upgrade fires no new_checklist and no task_completed, though it car
   await h.settle();
   assert.equal((await h.deliveries(nc)).length, 1, 'the start fired once');
   assert.equal((await h.deliveries(tc)).length, 1, 'the completion fired once');
+  const lastEvent = (s.emu.db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM events').get() as { n: number }).n;
   await k.upgradeNow(t.key, c);
   assert.equal((await k.task(c, taskKey(t.v1, 'b'))).status, 'Complete', 'carried');
+  assert.deepEqual(s.emu.db.prepare('SELECT event_type FROM events WHERE id > ?').all(lastEvent), [], 'the outbox holds nothing written by the rebuild');
   await h.settle();
   assert.equal((await h.deliveries(nc)).length, 1, 'no new_checklist from the upgrade');
   assert.equal((await h.deliveries(tc)).length, 1, 'no task_completed from the upgrade');
-  const events = s.emu.db.prepare("SELECT COUNT(*) AS n FROM events WHERE event_type IN ('new_checklist','task_completed','checklist_completed') AND subject LIKE ?").get(`%`) as { n: number };
-  assert.ok(events.n >= 2);
   await h.unsubscribe(nc);
   await h.unsubscribe(tc);
 });

@@ -8,7 +8,7 @@ import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';
 import { checklistLinks } from '../domain/upgrades/linked';
 import { checklistActivity } from '../domain/checklists/activity';
-import { checklistActivityPage, checklistLinksShape, upgradeCandidatePage, upgradeResultShape } from './shapes/upgrades';
+import { checklistActivityPage, checklistLinks as checklistLinksShape, upgradeCandidatePage, upgradeResult as upgradeResultShape } from './shapes/upgrades';
 
 const RETRY_AFTER_SECONDS = 60; // spec v3 8 "upgrade response Retry-After 60"
 
