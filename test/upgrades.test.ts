@@ -277,3 +277,20 @@ test('6.3 an upgrade fires no new_checklist and no task_completed, though it car
   await h.unsubscribe(nc);
   await h.unsubscribe(tc);
 });
+
+test('4.4 the worker handles one template at a time: due rebuilds of the oldest template first, then the next', async () => {
+  const t1 = await twoVersions('Order One');
+  const t2 = await twoVersions('Order Two');
+  const a = await k.start(t1.key, 'a', undefined, 1);
+  const b = await k.start(t2.key, 'b', undefined, 1);
+  const c = await k.start(t1.key, 'c', undefined, 1);
+  await k.ok(s.api(KEYS.admin, 'POST', `/v3/templates/${t1.key}/upgrades`, { checklistKeys: [a] }), 202);
+  await k.ok(s.api(KEYS.admin, 'POST', `/v3/templates/${t2.key}/upgrades`, { checklistKeys: [b] }), 202);
+  await k.ok(s.api(KEYS.admin, 'POST', `/v3/templates/${t1.key}/upgrades`, { checklistKeys: [c] }), 202);
+  await k.runWorker();
+  const order = s.emu.db
+    .prepare("SELECT c.key FROM activity a JOIN checklists c ON c.id = a.checklist_id WHERE a.action = 'checklist.upgraded' AND c.key IN (?, ?, ?) ORDER BY a.id")
+    .all(a, b, c)
+    .map((r: any) => r.key);
+  assert.deepEqual(order, [a, c, b]);
+});

@@ -106,15 +106,21 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     const heading = t.isHeading === true;
     const row = rowByKey.get(k);
     if (row) {
+      // Exclusivity changed on the checklist (PUT .../assignees) is the checklist's own, like its assignees.
+      const oldT = oldTaskDoc.get(k);
+      const ownExclusive = oldT !== undefined && row.is_assigned_exclusively !== (oldT.isAssignedExclusively ? 1 : 0);
       db.prepare('UPDATE tasks SET position = ?, name = ?, description = ?, is_heading = ?, is_stop = ?, is_assigned_exclusively = ? WHERE id = ?').run(
         i + 1,
         t.name,
         t.description ?? null,
         heading ? 1 : 0,
         t.isStop ? 1 : 0,
-        t.isAssignedExclusively ? 1 : 0,
+        ownExclusive ? row.is_assigned_exclusively : t.isAssignedExclusively ? 1 : 0,
         row.id,
       );
+      // Tags the new version puts on the task are added; the task's own stay.
+      const newTags = (t.tags ?? []).filter((tag) => !(oldT?.tags ?? []).some((o) => o.toLowerCase() === tag.toLowerCase()));
+      if (!heading && newTags.length) applyTags(db, c.workspace_id, 'task', row.id, newTags, now);
       if (heading && !row.is_heading) {
         db.prepare('UPDATE tasks SET status = NULL, completed_at = NULL, completed_by = NULL, not_applicable_at = NULL, not_applicable_by = NULL, due_at = NULL, due_is_manual = 0 WHERE id = ?').run(row.id);
         db.prepare('DELETE FROM task_assignees WHERE task_id = ?').run(row.id);
