@@ -201,6 +201,7 @@ test('4.4 upgrade_checklists all: every candidate queued, skipped always empty; 
   assert.equal(tool.body.queued, 2);
   assert.deepEqual([...tool.body.checklistKeys].sort(), [...keys].sort());
   assert.deepEqual(tool.body.skipped, []);
+  assert.deepEqual(tool.meta, { status: 202, location: `${s.us}/v3/templates/${t.key}/upgrades?version=2`, retryAfterSeconds: 60 }, '202 and its headers reach MCP in _meta');
   await k.runWorker();
   for (const c of keys) assert.equal((await k.checklist(c)).version, 2);
   assert.equal((await k.candidates(t.key)).total, 0);
@@ -293,4 +294,20 @@ test('4.4 the worker handles one template at a time: due rebuilds of the oldest 
     .all(a, b, c)
     .map((r: any) => r.key);
   assert.deepEqual(order, [a, c, b]);
+});
+
+test('4.1 rule 12 upgrade_checklists with an Idempotency-Key: the replay answers the first 202 (headers too) and queues nothing more', async () => {
+  const t = await twoVersions('Idempotent Upgrade');
+  const c = await k.start(t.key, 'idem', undefined, 1);
+  const first = await s.api(KEYS.admin, 'POST', path(t.key), { checklistKeys: [c] }, { 'Idempotency-Key': 'upgrade-once' });
+  assert.equal(first.status, 202, first.text);
+  const again = await s.api(KEYS.admin, 'POST', path(t.key), { checklistKeys: [c] }, { 'Idempotency-Key': 'upgrade-once' });
+  assert.equal(again.status, 202);
+  assert.deepEqual(again.body, first.body);
+  assert.equal(again.headers.get('location'), first.headers.get('location'));
+  assert.equal(again.headers.get('retry-after'), '60');
+  const jobs = (await k.control('GET', '/_emulator/upgrades')).body.jobs.filter((j: any) => j.checklistKey === c);
+  assert.equal(jobs.length, 1);
+  refused(await s.api(KEYS.admin, 'POST', path(t.key), { all: true }, { 'Idempotency-Key': 'upgrade-once' }), 409, 'CONFLICT');
+  await k.runWorker();
 });
