@@ -139,7 +139,11 @@ test('4.4 upgrade_checklists: every row of the problem table refuses the whole r
   refused(await k.upgrade(t.key, { all: 'yes' }), 400, 'VALIDATION_ERROR', 'all');
   refused(await k.upgrade('20000000-0000-4000-8000-0000000000ff', { checklistKeys: [c] }), 404, 'TEMPLATE_NOT_FOUND');
   refused(await k.upgrade(t.key, { checklistKeys: [c], version: 7 }), 404, 'TEMPLATE_NOT_FOUND');
-  refused(await k.upgrade(DEMO.vendor, { all: true }, KEYS.member), 403, 'FORBIDDEN');
+  refused(await k.upgrade(DEMO.vendor, { all: true }, KEYS.member), 403, 'FORBIDDEN'); // Mia: View on Procurement
+  refused(await k.upgrade(DEMO.vendor, { all: true }, KEYS.noperm), 403, 'FORBIDDEN'); // Nora: Deny
+  const mia = await k.upgrade(ONB, { checklistKeys: [DEMO.johnRoe] }, KEYS.member); // Edit on HR; no Template.Creator needed (5.5)
+  assert.equal(mia.status, 200, mia.text);
+  assert.deepEqual(mia.body.skipped, [{ checklistKey: DEMO.johnRoe, reason: 'already on version 2' }]);
   refused(await k.upgrade(t.key, { checklistKeys: [c, DEMO.globexChecklist] }), 404, 'CHECKLIST_NOT_FOUND');
   refused(await k.upgrade(t.key, { checklistKeys: [c, '30000000-0000-4000-8000-0000000000ee'] }), 404, 'CHECKLIST_NOT_FOUND');
   refused(await k.upgrade(t.key, { checklistKeys: [c, DEMO.janeDoe] }), 400, 'VALIDATION_ERROR', 'checklistKeys');
