@@ -67,7 +67,8 @@ export class Emulator {
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
-    if (options.contractCheck) this.contract = new ContractChecker();
+    // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
+    if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';
     const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
     if (fresh && this.fixture !== 'none') loadFixture(this.db, this.fixture, this.clock.now());

@@ -6,7 +6,8 @@ import { installWebhooks } from './webhooks/install';
 import { installUpgrades } from './upgrades/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
-import { fileDownloadRoute } from './domain/tasks/download';
+import { fileDownloadRoute } from './transports/http/downloads';
+import { installSchedules } from './schedules/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -15,6 +16,8 @@ export const extensions: Extension[] = [
   (emu, ext) => void installUpgrades(emu, ext),
   installLegacy,
   installControl,
-  // Task area: /files/{token} downloads (File Upload answers, comment attachments).
+  // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
+  // Schedules: the worker that starts due runs on the emulator clock.
+  (emu) => void installSchedules(emu),
 ];

@@ -10,6 +10,7 @@ import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
 import { upgradeOperations } from './upgrades';
+import { scheduleOperations } from './schedules';
 
 export const operations: Operation[] = [
   ...peopleOperations,
@@ -21,6 +22,7 @@ export const operations: Operation[] = [
   ...standaloneOperations,
   ...taskOperations,
   ...webhookOperations,
+  ...scheduleOperations,
 ];
 
 const ids = new Set<string>();

@@ -24,7 +24,7 @@ export interface ChecklistRow {
   share_token: string | null;
   schedule_id: number | null;
   rebuilding: number;
-  /** JSON of the parameters sent at start (schema version 2; docs/upgrades.md). */
+  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
   parameters?: string | null;
 }
 
