@@ -465,3 +465,46 @@ CREATE TABLE legacy_contents (
   field_key TEXT NOT NULL COLLATE NOCASE,
   UNIQUE (task_id, field_key)
 );
+
+-- version: 4
+
+-- ── template upgrades (docs/upgrades.md) ─────────────────────────────────
+-- The durable queue of checklist rebuilds (spec v3 3 "Checklist upgrade", 4.4
+-- "Upgrade checklists"). A row is written in the transaction of the 202; the
+-- worker rebuilds one checklist per transaction, so a crash leaves it queued.
+CREATE TABLE upgrade_jobs (
+  id             INTEGER PRIMARY KEY,
+  workspace_id   INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id    INTEGER NOT NULL REFERENCES templates(id),
+  checklist_id   INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  target_version INTEGER NOT NULL,
+  requested_by   INTEGER REFERENCES members(id),
+  request_id     TEXT,                           -- the X-Request-Id of the request that queued it
+  state          TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued','done','failed')),
+  run_at         INTEGER NOT NULL,               -- emulator clock: not rebuilt before this
+  error          TEXT,
+  created_at     INTEGER NOT NULL,
+  finished_at    INTEGER
+);
+CREATE INDEX upgrade_jobs_due ON upgrade_jobs(state, run_at, template_id, id);
+CREATE INDEX upgrade_jobs_checklist ON upgrade_jobs(checklist_id);
+
+-- Custom notifications added to one checklist (not to its template): kept by an
+-- upgrade (spec v3 4.4 carry table) unless the task they watch is removed.
+CREATE TABLE checklist_notifications (
+  id           INTEGER PRIMARY KEY,
+  checklist_id INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  trigger      TEXT NOT NULL CHECK (trigger IN ('taskCompleted','taskDue','checklistCompleted')),
+  task_key     TEXT,
+  recipients   TEXT NOT NULL DEFAULT '[]',       -- JSON array of {type, id}
+  subject      TEXT NOT NULL,
+  message      TEXT,
+  created_by   INTEGER REFERENCES members(id),
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX checklist_notifications_checklist ON checklist_notifications(checklist_id);
+
+-- The checklist parameters sent when the checklist started (JSON object by
+-- parameter name, values as stored): a field given a valueFrom binding by a
+-- later version takes its value from here when the checklist is upgraded.
+ALTER TABLE checklists ADD COLUMN parameters TEXT;

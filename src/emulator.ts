@@ -11,6 +11,7 @@ import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureName } from './store/fixtures';
 import type { WebhookOptions } from './webhooks/options';
+import type { UpgradeOptions } from './upgrades/options';
 import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
@@ -29,6 +30,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
+  /** Upgrade worker settings (docs/upgrades.md). */
+  upgrades?: UpgradeOptions;
   /** Check every answer against the operation's declared contract (the test suite turns it on). */
   contractCheck?: boolean;
   /** MCP resources, resource templates and prompts to serve (default: src/operations/mcp-catalog.ts). */

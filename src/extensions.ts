@@ -3,6 +3,7 @@
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
+import { installUpgrades } from './upgrades/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
@@ -12,6 +13,7 @@ export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
 export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
+  (emu, ext) => void installUpgrades(emu, ext),
   installLegacy,
   installControl,
   // /files/{token} downloads (File Upload answers, comment attachments).

@@ -9,11 +9,13 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { upgradeOperations } from './upgrades';
 import { scheduleOperations } from './schedules';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
+  ...upgradeOperations,
   ...draftOperations,
   ...schemaOperations,
   ...checklistOperations,

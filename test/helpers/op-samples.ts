@@ -129,6 +129,15 @@ export const opSamples: Record<string, OpSample> = {
     },
     refusal: { args: { key: DEMO.onboarding, document: { name: 'Parity', tasks: [{ name: 'x', id: NOWHERE }] } } },
   },
+  // ── upgrades (4.4): a read, and an upgrade that queues nothing (harmless to repeat) ──
+  listChecklistUpgrades: {
+    ok: { key: KEYS.member, args: { key: DEMO.onboarding, version: 1, pageSize: 1 } },
+    refusal: { args: { key: DEMO.onboarding, version: 9 } },
+  },
+  upgradeChecklists: {
+    ok: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.johnRoe, DEMO.archivedOnboarding, DEMO.johnRoe] } },
+    refusal: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.janeDoe], all: true } },
+  },
   listTemplateVersions: {
     ok: { key: KEYS.member, args: { key: DEMO.onboarding } },
     refusal: { args: { key: NOWHERE } },
