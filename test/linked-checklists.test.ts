@@ -115,3 +115,25 @@ test('links route: 400 key, 404 unknown, 403 for a member who may not see the ch
   refused(await s.api(KEYS.noperm, 'GET', `/v3/checklists/${c}/links`), 403, 'FORBIDDEN');
   refused(await s.api(KEYS.noperm, 'GET', `/v3/checklists/${c}/activity`), 403, 'FORBIDDEN');
 });
+
+test('6.3 new_checklist: a checklist started by a schedule run starts its Linked Checklist children too (docs/upgrades.md, docs/schedules.md)', async () => {
+  const child = await k.createTemplate({ name: 'Badge Setup', tasks: [{ name: 'Print badge' }] });
+  const parent = await k.createTemplate({
+    name: 'Visitor',
+    tasks: [{ ref: 'b', name: 'Badge', fields: [{ ref: 'link', type: 'LinkedChecklist', label: 'Badge', template: 'Badge Setup' }] }],
+  });
+  const now = (await s.api(null, 'GET', '/_emulator/clock')).body.now as string;
+  const tomorrow = new Date(Date.parse(now) + 86_400_000).toISOString().slice(0, 19);
+  const sc = await s.api(KEYS.admin, 'POST', '/v3/schedules', { name: 'Visitor day', templateKey: parent.key, timeZone: 'UTC', startDateTime: tomorrow });
+  assert.equal(sc.status, 201, sc.text);
+  const runs = (await s.api(KEYS.admin, 'GET', `/v3/schedules/${sc.body.id}/runs`)).body.items;
+  const started = await s.api(KEYS.admin, 'POST', `/v3/schedules/${sc.body.id}/runs/${runs[0].id}/start`);
+  assert.equal(started.status, 200, started.text);
+  const checklistKey = started.body.checklist?.key ?? started.body.checklistKey;
+  assert.ok(checklistKey, started.text);
+  const link = (await k.field(checklistKey, taskKey(parent.doc, 'b'), fieldKey(parent.doc, 'link'))).value;
+  assert.ok(link?.checklistKey, 'the scheduled checklist started its child');
+  const c = await k.checklist(link.checklistKey);
+  assert.equal(c.template.key, child.key);
+  assert.equal(c.status, 'InProgress');
+});
