@@ -9,12 +9,12 @@ export interface LegacyRequest {
   headers: Headers;
   /** 1 or 2, from X-API-VERSION (legacy spec 9). */
   version: 1 | 2;
+  /** The Content-Type header, or null. */
+  contentType: string | null;
+  /** The body's bytes as sent (within the size limit): multipart uploads read these. */
+  rawBody: Buffer;
   /** Path parameters of a route whose path has `:name` segments (e.g. /api/data-sets/:dataSetId), decoded. */
   params?: Record<string, string>;
-  /** The request body's bytes when it is not JSON (multipart/form-data: the Data Set CSV import); `body` is then undefined. */
-  rawBody?: Buffer;
-  /** The request's Content-Type header, as sent. */
-  contentType?: string;
 }
 
 export class LegacyReply {
@@ -33,7 +33,7 @@ export interface LegacyRoute {
   v2?: boolean;
   /** Administrator or workspace key only, refused before any lookup (spec v3 5.6 for webhook routes). */
   admin?: boolean;
-  /** Answers plain data (200) or a LegacyReply (a Buffer body is written as is, with the reply's Content-Type); throws ApiError for refusals. Writes run in one transaction. */
+  /** Answers plain data (200) or a LegacyReply; throws ApiError for refusals. Writes run in one transaction. */
   handler: (ctx: Ctx, req: LegacyRequest) => unknown;
 }
 

@@ -9,17 +9,21 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { upgradeOperations } from './upgrades';
+import { scheduleOperations } from './schedules';
 import { dataSetOperations } from './data-sets';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
+  ...upgradeOperations,
   ...draftOperations,
   ...schemaOperations,
   ...checklistOperations,
   ...standaloneOperations,
   ...taskOperations,
   ...webhookOperations,
+  ...scheduleOperations,
   ...dataSetOperations,
 ];
 

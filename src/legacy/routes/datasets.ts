@@ -77,7 +77,7 @@ function records(ctx: Ctx, r: LegacyRequest) {
 }
 
 function importLegacy(ctx: Ctx, r: LegacyRequest) {
-  if (!r.rawBody || !r.contentType) throw bad('The CSV import is multipart/form-data with a file part named file.');
+  if (!r.contentType || !/^multipart\/form-data/i.test(r.contentType)) throw bad('The CSV import is multipart/form-data with a file part named file.');
   const form = parseMultipart(r.rawBody, r.contentType, MAX_CSV_BYTES);
   if (!form.file) throw bad('file is required: the CSV file, as the form part named file.');
   const mode = (form.fields.mode ?? 'create').trim();
