@@ -16,7 +16,23 @@ function walk(dir) {
   });
 }
 const assets = {};
-for (const p of ['schema.sql', ...walk('fixtures'), ...walk('docs')]) assets[p] = readFileSync(p, 'utf8');
+// Text only: images under docs/ (the README's screenshot) are not served by the emulator.
+const isText = (p) => !/\.(png|jpe?g|gif|webp|ico)$/i.test(p);
+for (const p of ['schema.sql', ...walk('fixtures'), ...walk('docs')].filter(isText)) assets[p] = readFileSync(p, 'utf8');
+
+// The web console's client (src/console/bundle.ts: same options when run from source).
+const client = await build({
+  entryPoints: ['src/console/ui/main.ts'],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2020',
+  write: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+assets['console/app.js'] = client.outputFiles[0].text;
+assets['src/console/ui/style.css'] = readFileSync('src/console/ui/style.css', 'utf8');
 
 await build({
   entryPoints: ['src/cli.ts'],
@@ -25,7 +41,7 @@ await build({
   target: 'node20',
   format: 'cjs',
   outfile: 'dist/wfe.cjs',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'esbuild'],
   define: { __WFE_ASSETS__: JSON.stringify(assets) },
   logLevel: 'warning',
 });

@@ -6,6 +6,7 @@ import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './domain/tasks/download';
+import { installConsole } from './console/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -15,4 +16,6 @@ export const extensions: Extension[] = [
   installControl,
   // Task area: /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
+  // The web console: /app pages (the `url` of every resource) and its change feed.
+  installConsole,
 ];
