@@ -1,13 +1,21 @@
 // The console's client (src/console/ui/) as served: in the single executable build.mjs has
 // already bundled it into the embedded assets (console/app.js, console/app.css); from
 // source it is bundled once, on the first page asked for, with the same esbuild options.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { packageRoot, readAsset } from '../assets';
 
 export interface ClientBundle {
   js: string;
   css: string;
+  /** Content hash, in the asset URLs so a browser may cache them for good. */
+  version: string;
 }
+
+const withVersion = (b: Omit<ClientBundle, 'version'>): ClientBundle => ({
+  ...b,
+  version: createHash('sha256').update(b.js).update('\0').update(b.css).digest('hex').slice(0, 12),
+});
 
 /** The esbuild options build.mjs uses too: one minified ES module, preact + htm inside. */
 export const CLIENT_ENTRY = 'src/console/ui/main.ts';
@@ -24,7 +32,7 @@ export const clientBuildOptions = (root: string) => ({
 
 function embedded(): ClientBundle | undefined {
   try {
-    return { js: readAsset('console/app.js'), css: readAsset('src/console/ui/style.css') };
+    return withVersion({ js: readAsset('console/app.js'), css: readAsset('src/console/ui/style.css') });
   } catch {
     return undefined;
   }
@@ -36,7 +44,7 @@ async function fromSource(): Promise<ClientBundle> {
   const esbuild = await import('esbuild');
   const out = await esbuild.build(clientBuildOptions(packageRoot));
   const { readFileSync } = await import('node:fs');
-  return { js: out.outputFiles![0].text, css: readFileSync(join(packageRoot, 'src/console/ui/style.css'), 'utf8') };
+  return withVersion({ js: out.outputFiles![0].text, css: readFileSync(join(packageRoot, 'src/console/ui/style.css'), 'utf8') });
 }
 
 /** A loader that bundles at most once per emulator. */

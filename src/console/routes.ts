@@ -22,16 +22,17 @@ export function consoleConfig(emu: Emulator, region: 'US' | 'EU') {
 /** JSON inside <script type="application/json">: `<` escaped so no value can close the tag. */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
-export function shell(config: unknown): string {
+export function shell(config: unknown, version: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Workflow Emulator console</title>
-<link rel="stylesheet" href="/app/_/app.css">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/app/_/app.${version}.css">
 <script id="wfe-config" type="application/json">${scriptJson(config)}</script>
-<script type="module" src="/app/_/app.js"></script>
+<script type="module" src="/app/_/app.${version}.js"></script>
 </head>
 <body>
 <div id="root"><p class="loading">Loading the console…</p></div>
@@ -65,18 +66,17 @@ export function consoleRoutes(emu0: Emulator): ExtraRoute {
         headers: { ...headers, Allow: 'GET', 'Content-Type': 'application/json; charset=utf-8' },
       });
     }
-    if (path === '/app/_/app.js') {
+    const asset = /^\/app\/_\/app\.([0-9a-f]{12})\.(js|css)$/.exec(path);
+    if (asset) {
       const b = await bundle();
-      return new Response(b.js, { status: 200, headers: { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' } });
-    }
-    if (path === '/app/_/app.css') {
-      const b = await bundle();
-      return new Response(b.css, { status: 200, headers: { ...headers, 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' } });
+      // A stale hash (the page of an older build) still gets today's file, never cached.
+      const cache = asset[1] === b.version ? 'public, max-age=31536000, immutable' : 'no-store';
+      const [body, type] = asset[2] === 'js' ? [b.js, 'text/javascript; charset=utf-8'] : [b.css, 'text/css; charset=utf-8'];
+      return new Response(body, { status: 200, headers: { ...headers, 'Content-Type': type, 'Cache-Control': cache } });
     }
     if (path === '/app/_/live') return liveStream(emu, req, headers, feeds);
     if (path.startsWith('/app/_/')) return undefined; // 404 NOT_FOUND from the app
-    // Warm the bundle while the browser parses the shell.
-    void bundle().catch(() => {});
-    return new Response(shell(consoleConfig(emu, info.region)), { status: 200, headers: { ...headers, 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' } });
+    const b = await bundle();
+    return new Response(shell(consoleConfig(emu, info.region), b.version), { status: 200, headers: { ...headers, 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' } });
   };
 }

@@ -36,8 +36,8 @@ export function Time({ value }: { value?: string }) {
   return html`<time datetime=${value}>${when(value)}</time>`;
 }
 
-export function Badge({ kind, children }: { kind: string; children: ComponentChildren }) {
-  return html`<span class=${`badge badge-${kind}`}>${children}</span>`;
+export function Badge({ kind, children, testid }: { kind: string; children: ComponentChildren; testid?: string }) {
+  return html`<span class=${`badge badge-${kind}`} data-testid=${testid}>${children}</span>`;
 }
 
 export function Link({ url, children }: { url?: string; children: ComponentChildren }) {

@@ -97,7 +97,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
       <h1>${c.name}</h1>
       <p class="summary">
         <${Badge} kind=${c.status}>${c.status}<//> <${Progress} counts=${c.taskCounts} />
-        · template <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
+        <span> · template</span> <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
         ${c.dueDateTime && html` · due <${Time} value=${c.dueDateTime} />`}
         ${c.isArchived && html` · <${Badge} kind="muted">archived<//>`}
         ${(c.tags ?? []).length > 0 && html` · tags ${c.tags.join(', ')}`}

@@ -224,7 +224,7 @@ export function TaskPanel({ base }: { base: string; onGone?: () => void }) {
     ${(t: any) => html`<article class="task-card" aria-labelledby="task-h" data-status=${t.status}>
       <h2 id="task-h" tabindex="-1">${t.name}</h2>
       <p class="summary">
-        ${t.isHeading ? html`<${Badge} kind="muted">heading<//>` : html`<${Badge} kind=${t.status} data-testid="task-status">${t.status}<//>`}
+        ${t.isHeading ? html`<${Badge} kind="muted">heading<//>` : html`<${Badge} kind=${t.status} testid="task-status">${t.status}<//>`}
         ${isOverdue(t, now) && html` <${Badge} kind="Overdue">Overdue<//>`}
         ${t.isCurrentlyHalted && html` <${Badge} kind="halted">Halted behind a stop task<//>`}
         ${t.isCurrentlyHidden && html` <${Badge} kind="muted">Hidden by a condition<//>`}
