@@ -108,7 +108,10 @@ export function App() {
     main.current?.focus();
   }, [path]);
   const needsToken = config.admin === 'token' && !s.token;
-  return html`<a class="skip" href="#main">Skip to content</a>
+  return html`<a class="skip" href="#main" onClick=${(e: Event) => {
+      e.preventDefault();
+      main.current?.focus();
+    }}>Skip to content</a>
     <header class="top">
       <div class="brand"><a href="/app/checklists">wfe console</a> <span class="badge badge-region">${config.region}</span></div>
       <${KeyPicker} />

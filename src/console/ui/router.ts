@@ -18,6 +18,7 @@ export function installLinkHandler(): void {
     if (!a || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || !url.pathname.startsWith('/app')) return;
+    if (url.hash && url.pathname === location.pathname) return; // an in-page link (the skip link)
     ev.preventDefault();
     if (url.pathname + url.search !== location.pathname + location.search) navigate(url.pathname + url.search);
   });
