@@ -129,7 +129,7 @@ function Fields({ base, fields }: { base: string; fields: any[] }) {
       return html`<div class="field">${label}
         ${f.type === 'LongText'
           ? html`<textarea id=${id} rows="3" value=${value} onInput=${onInput} aria-required=${f.isRequired ? 'true' : undefined}></textarea>`
-          : html`<input id=${id} type=${TEXT_TYPES.has(f.type) ? inputKind(f) : 'text'} value=${value} onInput=${onInput} placeholder=${h} aria-required=${f.isRequired ? 'true' : undefined} aria-describedby=${h ? `${id}-hint` : undefined} />`}
+          : html`<input id=${id} type=${TEXT_TYPES.has(f.type) ? inputKind(f) : 'text'} value=${value} onInput=${onInput} aria-required=${f.isRequired ? 'true' : undefined} aria-describedby=${h ? `${id}-hint` : undefined} />`}
         ${h && html`<span id=${`${id}-hint`} class="muted hint">${h}</span>`}
       </div>`;
     })}
@@ -156,6 +156,7 @@ function Comments({ base, comments }: { base: string; comments: any[] }) {
       )}
     </ol>
     <form
+      class="stack"
       onSubmit=${(e: Event) => {
         e.preventDefault();
         const body: any = { text };
