@@ -171,6 +171,35 @@ test('issue 17: the clock advanced in the panel makes a task overdue, and a chan
   await taskPage.close();
 });
 
+test('issue 17 panel: the journal follows requests live; export downloads the database, import and reset answer in the page', async () => {
+  const page = await tab();
+  await page.goto(`${s.us}/app/emulator`);
+  const journal = page.getByTestId('journal');
+  await journal.waitFor();
+  const marker = `console-journal-${Date.now()}`;
+  const r = await s.api(KEYS.member, 'GET', '/v3/auth/test', undefined, { 'X-Request-Id': marker });
+  assert.equal(r.status, 200);
+  // No reload: the row arrives through the change feed.
+  await journal.getByRole('cell', { name: '/v3/auth/test' }).first().waitFor({ timeout: 5000 });
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the database' }).click()]);
+  const file = join(ARTIFACTS, 'console-export.sqlite');
+  await download.saveAs(file);
+  assert.equal(readFileSync(file).subarray(0, 15).toString('latin1'), 'SQLite format 3');
+  await page.getByLabel('Import a database file').setInputFiles(file);
+  await page.getByRole('status').filter({ hasText: 'Imported console-export.sqlite' }).waitFor();
+
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Reset to the fixture' }).click();
+  await page.getByRole('status').filter({ hasText: 'Reset to the fixture' }).waitFor();
+  // A refusal of a control route is shown as the emulator words it.
+  await page.getByLabel('Set to (ISO 8601)').fill('yesterday');
+  await page.getByRole('button', { name: 'Set clock' }).click();
+  await page.getByTestId('refusal').filter({ hasText: '400 VALIDATION_ERROR' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('issue 17 bad input: a malformed or unknown key shows the API refusal; a key of the other region gets 421 WRONG_REGION; HTML in names and answers is text', async () => {
   const page = await tab();
   await page.goto(`${s.us}/app/checklists/not-a-guid`);
