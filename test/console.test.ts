@@ -84,6 +84,14 @@ test('issue 17: a checklist url from an API answer opens; a required field is an
   console.log(`console: first page ${firstPageMs} ms by the test's clock, first content at ${rendered} ms by the page's`);
   assert.ok(rendered > 0);
 
+  // Tasks in order, with the stop task named and the tasks behind it halted.
+  await page.locator(`[data-task="${DEMO.tasks.managerApproval}"]`).getByText('Stop task').waitFor();
+  assert.match((await page.locator(`[data-task="${DEMO.tasks.setUpEquipment}"]`).textContent())!, /Halted/);
+  assert.match((await page.locator(`[data-task="${DEMO.tasks.contractorAgreement}"]`).textContent())!, /Hidden by a condition/);
+  assert.deepEqual(
+    await page.locator('ol.tasks > li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-task') ?? 'heading')),
+    ['heading', DEMO.tasks.collectDetails, DEMO.tasks.contractorAgreement, DEMO.tasks.managerApproval, DEMO.tasks.setUpEquipment, DEMO.tasks.firstDayWelcome],
+  );
   await page.getByRole('link', { name: 'Collect employee details' }).click();
   await page.getByRole('heading', { level: 2, name: 'Collect employee details' }).waitFor();
   assert.match(page.url(), new RegExp(`/app/checklists/${DEMO.janeDoe}/tasks/${DEMO.tasks.collectDetails}$`));

@@ -72,14 +72,24 @@ function statusOf(t: any, now: number) {
   return out;
 }
 
-export function TaskRows({ tasks, checklistKey, selected, now }: { tasks: any[]; checklistKey: string; selected?: string; now: number }) {
+/** Keys of the stop tasks, from the template document of the checklist's version (the task resources do not say). */
+function useStopTasks(checklist: any): Set<string> {
+  const key = checklist?.ok ? checklist.body.template?.key : undefined;
+  const version = checklist?.ok ? checklist.body.version : undefined;
+  const { answer } = useApi(() => (key ? v3('GET', `/v3/templates/${enc(key)}/document?version=${version}`) : Promise.resolve({ ok: false, status: 0, body: undefined })), [key, version], 'none');
+  const out = new Set<string>();
+  if (answer?.ok) for (const t of answer.body?.tasks ?? []) if (t.isStop && typeof t.id === 'string') out.add(t.id.toLowerCase());
+  return out;
+}
+
+export function TaskRows({ tasks, checklistKey, selected, now, stops }: { tasks: any[]; checklistKey: string; selected?: string; now: number; stops?: Set<string> }) {
   return html`<ol class="tasks">
     ${tasks.map((t) =>
       t.isHeading
         ? html`<li class="heading" key=${t.key}><h3>${t.name}</h3></li>`
         : html`<li key=${t.key} class=${`task${t.key === selected ? ' selected' : ''}${t.isCurrentlyHidden ? ' hidden-task' : ''}`} data-task=${t.key}>
             <a href=${`/app/checklists/${enc(checklistKey)}/tasks/${enc(t.key)}`} aria-current=${t.key === selected ? 'true' : undefined}>${t.name}</a>
-            <span class="task-meta">${statusOf(t, now)} ${t.dueDateTime && html`<span class="muted">due <${Time} value=${t.dueDateTime} /></span>`}</span>
+            <span class="task-meta">${statusOf(t, now)}${stops?.has(t.key.toLowerCase()) ? html` <${Badge} kind="stop">Stop task<//>` : ''} ${t.dueDateTime && html`<span class="muted">due <${Time} value=${t.dueDateTime} /></span>`}</span>
           </li>`,
     )}
   </ol>`;
@@ -92,6 +102,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
   const checklist = useApi(() => v3('GET', path), [path]);
   const tasks = useApi(() => v3('GET', `${path}/tasks`), [path]);
   const attached = useApi(() => v3('GET', `${path}/attached-tasks`), [path]);
+  const stops = useStopTasks(checklist.answer);
   return html`<${Loaded} answer=${checklist.answer} what=${`GET ${path}`}>
     ${(c: any) => html`<div class="crumbs"><a href="/app/checklists">Checklists</a> › <span>${c.name}</span></div>
       <h1>${c.name}</h1>
@@ -105,7 +116,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
       <div class="split">
         <section class="task-list" aria-labelledby="tasks-h">
           <h2 id="tasks-h">Tasks</h2>
-          <${Loaded} answer=${tasks.answer} what="tasks">${(b: any) => html`<${TaskRows} tasks=${b.tasks} checklistKey=${checklistKey} selected=${taskKey} now=${now} />`}<//>
+          <${Loaded} answer=${tasks.answer} what="tasks">${(b: any) => html`<${TaskRows} tasks=${b.tasks} checklistKey=${checklistKey} selected=${taskKey} now=${now} stops=${stops} />`}<//>
           <h2>Attached standalone tasks</h2>
           <${Loaded} answer=${attached.answer} what="attached tasks">
             ${(b: any) => {
