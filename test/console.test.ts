@@ -273,6 +273,16 @@ test('issue 17: axe-core finds no serious violation at 1280 and 390 px; screensh
       assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
     }
   }
+  // The checklist list's filters are the API's: template and status narrow what GET /v3/checklists answers.
+  await page.goto(`${s.us}/app/checklists`);
+  await page.getByRole('heading', { level: 1, name: 'Checklists' }).waitFor();
+  await page.getByRole('link', { name: 'Onboarding: Jane Doe' }).waitFor();
+  await page.getByLabel('Template').selectOption(DEMO.expense);
+  await page.getByLabel('Status').selectOption('Complete');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const want = await s.api(KEYS.admin, 'GET', `/v3/checklists?templateKey=${DEMO.expense}&status=Complete&pageSize=100&sort=name`);
+  await page.getByRole('link', { name: 'Onboarding: Jane Doe' }).waitFor({ state: 'detached' });
+  assert.deepEqual(await page.locator('main tbody tr td:first-child a').allTextContents(), want.body.items.map((c: { name: string }) => c.name));
   // Keyboard: the skip link is the first stop and lands on the main landmark.
   await page.goto(`${s.us}/app/checklists`);
   await page.getByRole('heading', { level: 1, name: 'Checklists' }).waitFor();

@@ -22,11 +22,14 @@ export function ChecklistList({ query }: { query: URLSearchParams }) {
   const [status, setStatus] = useState(query.get('status') ?? '');
   const [search, setSearch] = useState(query.get('search') ?? '');
   const [archived, setArchived] = useState(false);
-  const [applied, setApplied] = useState({ status, search, archived });
+  const [template, setTemplate] = useState(query.get('templateKey') ?? '');
+  const [applied, setApplied] = useState({ status, search, archived, template });
+  const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
   const qs = new URLSearchParams({ pageSize: '100', sort: 'name' });
   if (applied.status) qs.set('status', applied.status);
   if (applied.search) qs.set('search', applied.search);
   if (applied.archived) qs.set('includeArchived', 'true');
+  if (applied.template) qs.set('templateKey', applied.template);
   const { answer } = useApi(() => v3('GET', `/v3/checklists?${qs}`), [qs.toString()]);
   return html`<h1>Checklists</h1>
     <form
@@ -34,10 +37,14 @@ export function ChecklistList({ query }: { query: URLSearchParams }) {
       aria-label="Filter checklists"
       onSubmit=${(e: Event) => {
         e.preventDefault();
-        setApplied({ status, search, archived });
+        setApplied({ status, search, archived, template });
       }}
     >
       <label>Status <select value=${status} onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value)}>${STATUSES.map((s) => html`<option value=${s}>${s || 'any'}</option>`)}</select></label>
+      ${templates.answer?.ok && html`<label>Template <select value=${template} onChange=${(e: Event) => setTemplate((e.target as HTMLSelectElement).value)}>
+        <option value="">any</option>
+        ${templates.answer.body.items.map((t: any) => html`<option value=${t.key}>${t.name}</option>`)}
+      </select></label>`}
       <label>Search <input type="search" value=${search} onInput=${(e: Event) => setSearch((e.target as HTMLInputElement).value)} /></label>
       <label class="check"><input type="checkbox" checked=${archived} onChange=${(e: Event) => setArchived((e.target as HTMLInputElement).checked)} /> include archived</label>
       <button type="submit">Apply</button>
