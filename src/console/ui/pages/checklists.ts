@@ -5,9 +5,8 @@ import { useState } from 'preact/hooks';
 import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
-import { Loaded, Badge, Time, Wide, isOverdue, names } from '../parts';
+import { Loaded, Badge, Time, Wide, isOverdue } from '../parts';
 import { useLive, emulatorNow } from '../live';
-import { navigate } from '../router';
 import { TaskPanel } from './task';
 
 const STATUSES = ['', 'InProgress', 'Complete', 'Scheduled'];
@@ -136,7 +135,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
         </section>
         <section class="task-detail" aria-label="Selected task">
           ${taskKey
-            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} onGone=${() => navigate(`/app/checklists/${enc(checklistKey)}`)} />`
+            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} />`
             : html`<p class="muted">Choose a task to see its fields, assignees, due date and comments.</p>`}
         </section>
       </div>`}

@@ -3,7 +3,7 @@
 // refusal is shown as the API words it.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
-import { v3, enc, appPath, type Answer } from '../api';
+import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { Loaded, Refusal, Badge, Time, Wide, isOverdue, names } from '../parts';
@@ -217,7 +217,7 @@ function StatusActions({ base, t }: { base: string; t: any }) {
   </div>`;
 }
 
-export function TaskPanel({ base }: { base: string; onGone?: () => void }) {
+export function TaskPanel({ base }: { base: string }) {
   const { answer } = useApi(() => v3('GET', base), [base]);
   const { live } = useLive();
   const now = emulatorNow(live);
@@ -249,4 +249,3 @@ export function StandaloneTaskPage({ taskKey }: { taskKey: string }) {
     <${TaskPanel} base=${`/v3/tasks/${enc(taskKey)}`} />`;
 }
 
-export type { Answer };
