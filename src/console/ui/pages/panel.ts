@@ -136,7 +136,7 @@ function Delivery({ d }: { d: any }) {
       <${Wide} label="Request headers"><pre data-testid="delivery-headers">${Object.entries(d.request?.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n') || '(not sent yet)'}</pre><//>
       <h3>Body, exactly as sent</h3>
       <${Wide} label="Request body"><pre data-testid="delivery-body">${d.request?.body ?? '(not built yet)'}</pre><//>
-      ${pretty && html`<details><summary>Body, indented</summary><${Wide} label="Indented body"><pre>${pretty}</pre><//></details>`}
+      ${pretty && pretty !== d.request?.body && html`<details><summary>Body, indented</summary><${Wide} label="Indented body"><pre>${pretty}</pre><//></details>`}
       <h3>Attempts</h3>
       ${(d.attemptLog ?? []).length === 0 ? html`<p class="muted">None yet.</p>` : html`<ol>${d.attemptLog.map((a: any) => html`<li><${Time} value=${a.dateTime} />: ${a.responseStatus ?? a.error} (${a.durationMs} ms)</li>`)}</ol>`}
       <button type="button" onClick=${() => act.run(() => admin('POST', `/_emulator/webhooks/deliveries/${enc(d.id)}/replay`), 'Replay queued')}>Replay</button>
