@@ -113,7 +113,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
     ${(c: any) => html`<div class="crumbs"><a href="/app/checklists">Checklists</a> › <span>${c.name}</span></div>
       <h1>${c.name}</h1>
       <p class="summary">
-        <${Badge} kind=${c.status}>${c.status}<//> <${Progress} counts=${c.taskCounts} />
+        <${Badge} kind=${c.status} testid="checklist-status">${c.status}<//> <${Progress} counts=${c.taskCounts} />
         <span> · template</span> <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
         ${c.dueDateTime && html` · due <${Time} value=${c.dueDateTime} />`}
         ${c.isArchived && html` · <${Badge} kind="muted">archived<//>`}
