@@ -332,6 +332,10 @@ test('issue 17: --admin-token signs the panel in with the token; --no-admin leav
     await page.getByLabel('API key').fill(KEYS.member);
     await page.getByRole('button', { name: 'Use' }).click();
     await page.getByRole('link', { name: 'Onboarding: Jane Doe' }).waitFor();
+    await page.getByRole('link', { name: 'Groups' }).click();
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Operations' }).waitFor();
+    await page.getByRole('cell', { name: 'Mia Member' }).waitFor();
     await page.goto(`${off.us}/app/emulator`);
     await page.getByText('The emulator panel is off (--no-admin).').waitFor();
     assert.deepEqual(page.errors, []);
