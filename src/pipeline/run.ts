@@ -7,7 +7,7 @@
 import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import type { Principal } from '../domain/auth';
-import type { Operation } from '../operations/define';
+import type { Budget, Operation } from '../operations/define';
 import { authenticate, charge, runOperation } from './steps';
 import { V3_RULES, type Answer, type CallInfo, type Rules } from './types';
 
@@ -19,6 +19,8 @@ export interface Call {
    * within `maxBytes`), or an MCP tool's arguments. Runs after key, region and budget.
    */
   readInput(maxBytes: number): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The budget to charge when not the operation's own (an MCP resource read is cheap, spec v3 8). */
+  budget?: Budget;
   /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request). */
   settled?: Principal;
 }
@@ -31,7 +33,7 @@ export async function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES
     let principal = call.settled;
     if (!principal) {
       principal = authenticate(emu, info, rules);
-      if (rules.charged) headers = { ...headers, ...charge(emu, principal, op.budget) };
+      if (rules.charged) headers = { ...headers, ...charge(emu, principal, call.budget ?? op.budget) };
     }
     const raw = await call.readInput(emu.maxBodyBytes);
     const out = runOperation(emu, principal, op, raw, info);

@@ -9,7 +9,7 @@ import { createMcpServer } from './server';
 import { callTool } from './tools';
 
 export async function serveStdio(emu: Emulator, apiKey: string | undefined, region?: 'US' | 'EU'): Promise<() => Promise<void>> {
-  const server = createMcpServer(emu, (op, args) => {
+  const server = createMcpServer(emu, (op, args, as) => {
     const info: CallInfo = {
       requestId: requestIdFrom(null),
       apiKey,
@@ -19,7 +19,7 @@ export async function serveStdio(emu: Emulator, apiKey: string | undefined, regi
       pathAndQuery: '/mcp',
       missingKey: 'No API key: set SVC_API_KEY in the environment of `wfe mcp` (or pass --key).',
     };
-    return callTool(emu, op, args, info);
+    return callTool(emu, op, args, info, undefined, as);
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);

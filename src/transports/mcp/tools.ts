@@ -1,7 +1,8 @@
 // MCP tools generated from the operation table (spec v3 4.6). Each tool runs the
 // same pipeline as its REST route; results carry the REST JSON.
 import { z } from 'zod';
-import { ApiError, errorBody, toApiError, validationError } from '../../errors';
+import { ApiError, errorBody, errorEnvelope, toApiError, validationError } from '../../errors';
+import { refusalsByStatus } from '../../contract/refusals';
 import type { Emulator } from '../../emulator';
 import type { Principal } from '../../domain/auth';
 import { runCall, type CallInfo } from '../../pipeline';
@@ -13,6 +14,7 @@ export interface ToolDef {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations: Record<string, unknown>;
 }
 
@@ -23,6 +25,29 @@ export function toolInputSchema(op: Operation): Record<string, unknown> {
   const js = z.toJSONSchema(z.object(shape), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete js.$schema;
   return js;
+}
+
+const toJs = (s: z.ZodType) => {
+  const js = z.toJSONSchema(s, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
+};
+
+/**
+ * What `structuredContent` holds (spec v3 4.6 rules 1 and 2): the REST body (a bare array
+ * or a 204 wrapped in `result`), or, for a refusal, the v3 error envelope with a declared code.
+ */
+export function toolOutputSchema(op: Operation): Record<string, unknown> | undefined {
+  if (!op.output && (op.status ?? 200) !== 204) return undefined;
+  let ok: Record<string, unknown>;
+  if ((op.status ?? 200) === 204) {
+    ok = { type: 'object', properties: { result: { type: 'null' } }, required: ['result'], additionalProperties: false };
+  } else {
+    const js = toJs(op.output!);
+    ok = js.type === 'object' ? js : { type: 'object', properties: { result: js }, required: ['result'], additionalProperties: false };
+  }
+  const codes = [...new Set([...refusalsByStatus(op).values()].flatMap((s) => [...s]))].sort();
+  return { type: 'object', anyOf: [ok, toJs(errorEnvelope(codes))] };
 }
 
 const cache = new WeakMap<Operation[], { defs: ToolDef[]; byName: Map<string, Operation> }>();
@@ -38,6 +63,7 @@ export function toolTable(ops: Operation[]) {
         title: op.summary,
         description: `${op.summary}. REST: ${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}.${op.description ? ' ' + op.description : ''}`,
         inputSchema: toolInputSchema(op),
+        ...(toolOutputSchema(op) ? { outputSchema: toolOutputSchema(op) } : {}),
         annotations: { title: op.summary, ...op.annotations, openWorldHint: false },
       })),
     };
@@ -91,12 +117,20 @@ export function successResult(body: unknown, replay: boolean, status = 200, head
  * Runs one tools/call through the request path. `settled`: the principal when key, region
  * and budget were settled for the whole HTTP request (MCP over HTTP); stdio settles per call.
  */
-export async function callTool(emu: Emulator, op: Operation, args: Record<string, unknown> | undefined, info: CallInfo, settled?: Principal): Promise<ToolResult> {
+export async function callTool(
+  emu: Emulator,
+  op: Operation,
+  args: Record<string, unknown> | undefined,
+  info: CallInfo,
+  settled?: Principal,
+  as: 'tool' | 'resource' = 'tool',
+): Promise<ToolResult> {
   const callInfo: CallInfo = { ...info, idempotencyKey: null };
   const answer = await runCall(emu, {
     op,
     info: callInfo,
     settled,
+    budget: as === 'resource' ? 'cheap' : undefined,
     readInput: () => {
       const raw: Record<string, unknown> = { ...(args ?? {}) };
       if (op.idempotencyArg && raw.idempotencyKey !== undefined) {
