@@ -45,6 +45,11 @@ export function fixtureKeys(fixture: string, now: number): PickerKey[] {
   }
 }
 
+/** The key a first visit acts as: the first working member key of the address's region. */
+export function defaultKey(fixture: string, region: string, now: number): string | undefined {
+  return fixtureKeys(fixture, now).find((k) => k.region === region && !k.state && k.actsAs !== 'the workspace')?.key;
+}
+
 /** GET /_emulator/console/keys: {items: [PickerKey]}. */
 export const consoleKeysRoute: ExtraRoute = (req, info, emu: Emulator) => {
   const path = new URL(req.url).pathname.replace(/\/+$/, '');

@@ -6,16 +6,20 @@ import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
 import { clientBundle } from './bundle';
 import { liveStream } from './live';
+import { defaultKey } from './keys';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** What the client needs before its first request: where it is and how /_emulator is guarded. */
 export function consoleConfig(emu: Emulator, region: 'US' | 'EU') {
+  const admin = emu.options.noAdmin ? 'off' : emu.options.adminToken ? 'token' : 'open';
   return {
     region,
     baseUrls: emu.baseUrls,
-    admin: emu.options.noAdmin ? 'off' : emu.options.adminToken ? 'token' : 'open',
+    admin,
     fixture: emu.fixture,
+    // Saves a first visit the round trip to the key list. Only where that list is open to anyone.
+    defaultKey: admin === 'open' ? defaultKey(emu.fixture, region, emu.clock.now()) : undefined,
   };
 }
 

@@ -5,6 +5,8 @@ export interface ConsoleConfig {
   /** open: /_emulator needs nothing; token: a sign-in with --admin-token; off: --no-admin. */
   admin: 'open' | 'token' | 'off';
   fixture: string;
+  /** The key a first visit acts as (only when /_emulator is open to anyone). */
+  defaultKey?: string;
 }
 
 export const config: ConsoleConfig = JSON.parse(document.getElementById('wfe-config')?.textContent ?? '{}');

@@ -1,5 +1,7 @@
 // Who the console acts as (an API key) and the admin token, kept in the browser. A change
 // notifies every subscriber so pages re-read with the new identity.
+import { config } from './config';
+
 const KEY = 'wfe.console.key';
 const TOKEN = 'wfe.console.adminToken';
 const listeners = new Set<() => void>();
@@ -20,7 +22,7 @@ const write = (store: Storage, k: string, v: string) => {
   }
 };
 
-let key = read(localStorage, KEY);
+let key = read(localStorage, KEY) || config.defaultKey || '';
 let token = read(sessionStorage, TOKEN);
 
 export const session = {
