@@ -19,6 +19,20 @@ function walk(dir) {
 const assets = {};
 for (const p of ['schema.sql', ...walk('fixtures'), 'docs/template-document.md']) assets[p] = readFileSync(p, 'utf8');
 
+// The web console's client (src/console/bundle.ts: same options when run from source).
+const client = await build({
+  entryPoints: ['src/console/ui/main.ts'],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2020',
+  write: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+assets['console/app.js'] = client.outputFiles[0].text;
+assets['src/console/ui/style.css'] = readFileSync('src/console/ui/style.css', 'utf8');
+
 await build({
   entryPoints: ['src/cli.ts'],
   bundle: true,
@@ -26,7 +40,7 @@ await build({
   target: 'node20',
   format: 'cjs',
   outfile: 'dist/wfe.cjs',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'esbuild'],
   define: { __WFE_ASSETS__: JSON.stringify(assets) },
   logLevel: 'warning',
 });

@@ -8,6 +8,7 @@ import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
+import { installConsole } from './console/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -20,4 +21,6 @@ export const extensions: Extension[] = [
   (_emu, ext) => ext.other.push(fileDownloadRoute),
   // Schedules: the worker that starts due runs on the emulator clock.
   (emu) => void installSchedules(emu),
+  // The web console: /app pages (the `url` of every resource) and its change feed.
+  installConsole,
 ];
