@@ -7,7 +7,8 @@ import { join } from 'node:path';
 const bundleOnly = process.argv.includes('--bundle-only');
 if (!existsSync('src/cli.ts')) process.exit(0);
 
-// Files the running emulator reads (schema, fixtures, docs it serves) travel inside the bundle.
+// Files the running emulator reads travel inside the bundle, and only those: the schema,
+// the fixtures, and the one doc it serves (the authoring guide: src/domain/schema/guide.ts).
 function walk(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((n) => {
@@ -16,7 +17,21 @@ function walk(dir) {
   });
 }
 const assets = {};
-for (const p of ['schema.sql', ...walk('fixtures'), ...walk('docs')]) assets[p] = readFileSync(p, 'utf8');
+for (const p of ['schema.sql', ...walk('fixtures'), 'docs/template-document.md']) assets[p] = readFileSync(p, 'utf8');
+
+// The web console's client (src/console/bundle.ts: same options when run from source).
+const client = await build({
+  entryPoints: ['src/console/ui/main.ts'],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2020',
+  write: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+assets['console/app.js'] = client.outputFiles[0].text;
+assets['src/console/ui/style.css'] = readFileSync('src/console/ui/style.css', 'utf8');
 
 await build({
   entryPoints: ['src/cli.ts'],
@@ -25,7 +40,7 @@ await build({
   target: 'node20',
   format: 'cjs',
   outfile: 'dist/wfe.cjs',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'esbuild'],
   define: { __WFE_ASSETS__: JSON.stringify(assets) },
   logLevel: 'warning',
 });

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildBigDatabase } from './big-db';
+import { dataSetBench } from './data-sets';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -320,6 +321,9 @@ async function main(): Promise<void> {
       notes.push('list_my_work not in this build: GET /v3/members (a paged list) stands in for it');
       rows.push(row('GET /v3/members (list stand-in)', await cannon(`${emu.url}/v3/members?pageSize=50`), base, { ratio: 0.5 }));
     }
+
+    // Data Sets (issue 13): bulk create, 5 MB CSV import, filtered sorted view page.
+    rows.push(...(await dataSetBench(emu.url, KEY, emu.child.pid)));
 
     const paced = await cannon(`${emu.url}/v3/auth/test`, { overallRate: 1000, connections: 10 });
     rows.push({ ...row('GET /v3/auth/test paced at 1,000 req/s', paced), target: 'p99 < 5 ms', met: paced.latency.p99 < 5 });

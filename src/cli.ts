@@ -147,6 +147,7 @@ function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db
     `  US  REST ${urls.US}/v3   MCP ${urls.US}/mcp`,
     `  EU  REST ${urls.EU}/v3   MCP ${urls.EU}/mcp`,
     `  Legacy API: ${urls.US}/api (either address)   Control: ${urls.US}/_emulator`,
+    `  Web console: ${urls.US}/app (EU: ${urls.EU}/app)`,
     `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
   ];
   const keys = o.fixture === 'none' ? [] : fixtureKeys(o.fixture);

@@ -18,6 +18,8 @@ export interface Actor {
 export interface DomainHooks {
   /** Called inside the write transaction that caused the event. */
   event?: (ctx: Ctx, eventType: string, subject: Record<string, unknown>) => void;
+  /** The upgrade worker (src/upgrades/install.ts): its queue delay, and a wake-up after queueing. */
+  upgrades?: { delayMs: number; queued(): void };
 }
 
 /** Everything a handler may use. Handlers never see a Request. */
@@ -33,7 +35,7 @@ export interface Ctx {
   baseUrl: string;
   /** Address of the app links (`url` properties). */
   appUrl: string;
-  transport: 'rest' | 'mcp';
+  transport: 'rest' | 'mcp' | 'legacy';
   hooks: DomainHooks;
   now(): number;
 }

@@ -77,6 +77,13 @@ test('issue 3 item 5: the executable alone in an empty directory serves GET /v3/
     t.diagnostic(`first answered request ${firstAnswerMs} ms after spawn`);
     const refused = await fetch(`${us}/v3/members/999`, { headers: { 'X-API-KEY': KEYS.admin } });
     assert.equal(refused.status, 404);
+    // Issue 17: the web console's client travels inside the executable (no esbuild, no files).
+    const shell = await (await fetch(`${us}/app/checklists`)).text();
+    const script = /src="(\/app\/_\/app\.[0-9a-f]{12}\.js)"/.exec(shell);
+    assert.ok(script, shell);
+    const js = await fetch(us + script[1]);
+    assert.equal(js.status, 200);
+    assert.ok((await js.text()).length > 10_000);
   } finally {
     child.kill('SIGTERM');
   }

@@ -2,6 +2,7 @@
 // (spec v3 2.2): the replacer drops nulls that a handler let through.
 import { ApiError, errorBody, toApiError } from '../../errors';
 import { randomUUID } from 'node:crypto';
+import { RawBody } from '../../operations/raw-body';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,128}$/;
@@ -16,6 +17,8 @@ export const stripNulls = (_k: string, v: unknown) => (v === null ? undefined : 
 
 export function json(status: number, body: unknown, headers: Record<string, string>): Response {
   if (status === 204 || body === undefined) return new Response(null, { status, headers });
+  // [datasets, issue 13] a non-JSON body (CSV export) is written as its bytes with its own type.
+  if (body instanceof RawBody) return new Response(new Uint8Array(body.bytes), { status, headers: { 'Content-Type': body.contentType, ...headers } });
   return new Response(JSON.stringify(body, stripNulls), { status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
