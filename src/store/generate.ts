@@ -61,10 +61,10 @@ export function generateWorkspace(db: Db, spec: GenerateSpec, now: number, progr
   db.pragma('synchronous = OFF');
   try {
     db.transaction(() => {
-      // The grid's triggers (schema.sql version 2) would run once per row; they are set aside
+      // The grid's triggers (schema.sql version 6) would run once per row; they are set aside
       // and their tables filled set-wise at the end, with the statements of the migration.
       const triggers = db
-        .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('tasks', 'task_assignees')")
+        .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('tasks', 'task_assignees') AND name LIKE '%grid%'")
         .all();
       for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
       const insMember = db.prepare(

@@ -1,6 +1,6 @@
 // The Tasks grid query (spec v3 4.6 list_my_work) as SQL: keyset-paged, never OFFSET.
 // The grid is two disjoint sources, checklist tasks and standalone tasks, each queried with
-// conditions its indexes serve (schema.sql version 2), then merged in the sort order; the
+// conditions its indexes serve (schema.sql version 6), then merged in the sort order; the
 // cursor is the last row's (sort key, id), so every page costs the same however deep.
 import type { Ctx } from '../../context';
 import { readableChecklistsSql } from '../access/checklists';
