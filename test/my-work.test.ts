@@ -327,3 +327,23 @@ test('4.6 rule 1: list_my_work over MCP answers what REST answers; refusals carr
   const tool = await callTool(c, 'list_my_work', { template: '99999999-9999-4999-8999-999999999999' });
   assert.deepEqual(withoutRequestId(tool.body), withoutRequestId(rest.body));
 });
+
+test('2.2 page envelope: total follows every write, also between the pages of one walk', async () => {
+  const q = '?assignee=all&pageSize=2';
+  const first = await grid(KEYS.admin, q);
+  const n = first.body.total;
+  assert.equal((await grid(KEYS.admin, q)).body.total, n);
+  const key = await raise('Grid: counted');
+  const next = await grid(KEYS.admin, `${q}&after=${first.body.nextCursor}`);
+  assert.equal(next.status, 200, next.text);
+  assert.equal(next.body.total, n + 1);
+  await s.api(KEYS.admin, 'POST', `/v3/tasks/${key}/complete`);
+  assert.equal((await grid(KEYS.admin, q)).body.total, n);
+  // A snooze is the member's: it leaves their count, not Ada's.
+  const mine = await grid(KEYS.member, '?assignee=all&pageSize=2');
+  await s.api(KEYS.member, 'POST', '/v3/my-work/snooze', { snoozedUntil: '2026-03-20T00:00:00Z', tasks: [{ taskKey: DEMO.renewInsurance }] });
+  assert.equal((await grid(KEYS.member, '?assignee=all&pageSize=2')).body.total, mine.body.total - 1);
+  assert.equal((await grid(KEYS.admin, q)).body.total, n);
+  await s.api(KEYS.member, 'DELETE', '/v3/my-work/snooze', { tasks: [{ taskKey: DEMO.renewInsurance }] });
+  assert.equal((await grid(KEYS.member, '?assignee=all&pageSize=2')).body.total, mine.body.total);
+});

@@ -7,6 +7,7 @@ import { readableChecklistsSql } from '../access/checklists';
 import type { AssigneeFilter } from './assignee';
 import { onlyMe } from './assignee';
 import type { GridStatus, Judge } from './status';
+import { rememberedCount } from './totals';
 
 export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -271,7 +272,7 @@ function count(ctx: Ctx, query: GridQuery, env: GridEnv, source: Source): number
   const q = { ...query, templateChecklists: undefined };
   const run = (b: Built) => {
     const w = withReadable(ctx, b);
-    return ctx.db.prepare<unknown[], { n: number }>(`${w.sql}SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`).get(...w.args)!.n;
+    return rememberedCount(ctx.db, `${w.sql}SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`, w.args);
   };
   if (env.archived.length === 0) return run(build(ctx, q, env, source, 'ignore'));
   return run(build(ctx, q, env, source, 'ignore')) - run(build(ctx, q, env, source, 'only'));
