@@ -347,3 +347,19 @@ test('2.2 page envelope: total follows every write, also between the pages of on
   await s.api(KEYS.member, 'DELETE', '/v3/my-work/snooze', { tasks: [{ taskKey: DEMO.renewInsurance }] });
   assert.equal((await grid(KEYS.member, '?assignee=all&pageSize=2')).body.total, mine.body.total);
 });
+
+test('4.6 status: every combination of the dated statuses admits exactly the rows judged so', async () => {
+  await raise('Grid: due tonight', { ...toMia, dueDateTime: '2026-03-10T20:00:00Z' });
+  await raise('Grid: overdue', { ...toMia, dueDateTime: '2026-03-01T20:00:00Z' });
+  await raise('Grid: next month', { ...toMia, dueDateTime: '2026-04-10T20:00:00Z' });
+  const all = (await grid(KEYS.member, '?pageSize=100')).body.items as { key: string; status: string }[];
+  const row = (i: { key: string; checklist?: { key: string } }) => `${i.checklist?.key}/${i.key}`;
+  const names = ['Incomplete', 'Overdue', 'DueToday', 'DueInFuture'];
+  for (let mask = 1; mask < 16; mask++) {
+    const set = names.filter((_, i) => mask & (1 << i));
+    const r = await grid(KEYS.member, `?pageSize=100&status=${set.join(',')}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.items.map(row).sort(), all.filter((i) => set.includes(i.status)).map(row).sort(), set.join(','));
+    assert.equal(r.body.total, r.body.items.length);
+  }
+});

@@ -92,11 +92,20 @@ function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void 
   const due: string[] = [];
   const dueArgs: unknown[] = [];
   if (open.length < 4) {
-    for (const s of open) {
-      if (s === 'Incomplete') due.push('t.due_at IS NULL');
-      if (s === 'Overdue') (due.push('t.due_at < ?'), dueArgs.push(j.now));
-      if (s === 'DueToday') (due.push('(t.due_at >= ? AND t.due_at <= ?)'), dueArgs.push(j.now, j.endOfDay));
-      if (s === 'DueInFuture') (due.push('t.due_at > ?'), dueArgs.push(j.endOfDay));
+    // The three dated statuses are adjacent ranges of the due date: neighbours are written as one
+    // range, so the common "every dated open task" does not depend on the instant (and its
+    // count can be remembered, totals.ts).
+    const over = open.includes('Overdue');
+    const today = open.includes('DueToday');
+    const future = open.includes('DueInFuture');
+    if (open.includes('Incomplete')) due.push('t.due_at IS NULL');
+    if (over && today && future) due.push('t.due_at IS NOT NULL');
+    else if (over && today) (due.push('t.due_at <= ?'), dueArgs.push(j.endOfDay));
+    else if (today && future) (due.push('t.due_at >= ?'), dueArgs.push(j.now));
+    else {
+      if (over) (due.push('t.due_at < ?'), dueArgs.push(j.now));
+      if (today) (due.push('(t.due_at >= ? AND t.due_at <= ?)'), dueArgs.push(j.now, j.endOfDay));
+      if (future) (due.push('t.due_at > ?'), dueArgs.push(j.endOfDay));
     }
   }
   const dueSql = due.length ? `(${due.join(' OR ')})` : undefined;
