@@ -6,6 +6,7 @@ import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './domain/tasks/download';
+import { faultRoutes } from './faults/routes';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -13,6 +14,7 @@ export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
   installLegacy,
   installControl,
+  (_emu, ext) => ext.emulator.push(faultRoutes),
   // Task area: /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
 ];
