@@ -110,3 +110,18 @@ test('16.1 library: options are used: budgets, fixture none, closed emulators re
     await small.close();
   }
 });
+
+test('16.4 library: faults through the library; a drop rejects the in-process fetch like a closed connection', async () => {
+  await using emu = await startEmulator({ listen: false });
+  const rule = emu.faults.add({ path: `/v3/checklists/${JANE}`, method: 'DELETE', drop: true, times: 1 });
+  await assert.rejects(emu.fetch(`/v3/checklists/${JANE}`, { method: 'DELETE', headers: ADMIN }), (e: Error) => e instanceof TypeError && /fetch failed/.test(e.message));
+  assert.equal((await emu.fetch(`/v3/checklists/${JANE}`, { headers: ADMIN })).status, 200, 'nothing deleted');
+  assert.equal(emu.journal(5).find((e) => e.method === 'DELETE')?.fault?.rule, rule.id);
+  emu.faults.add({ tool: 'get_member', status: 503 });
+  assert.equal(emu.faults.list().length, 1);
+  assert.throws(() => emu.faults.add({ path: '/v3/**', delayMs: -1 }), /delayMs must not be negative/);
+  assert.throws(() => emu.faults.add({ path: '/v3/**', status: 500, bogus: 1 } as never), /Unknown property bogus/);
+  assert.equal(emu.faults.list().length, 1);
+  assert.equal(emu.faults.remove(emu.faults.list()[0].id), true);
+  assert.deepEqual(emu.faults.list(), []);
+});
