@@ -182,7 +182,7 @@ test('16.3 fixtures: round trip: wfe fixture init, edit, load with --fixture and
   const reset = await fetch(`${emu.urls.US}/_emulator/reset`, { method: 'POST' });
   assert.equal(reset.status, 200);
   assert.equal((await reset.json()).fixture, fxDir);
-  assert.equal((await emu.fetch('/v3/checklists/30000000-0000-4000-8000-000000000001', { headers: H })).status, 200);
+  assert.equal((await emu.fetch('/v3/checklists/30000000-0000-4000-8000-000000000001', { headers: { 'X-API-KEY': 'acme-admin-key' } })).status, 200);
   assert.equal((await emu.fetch('/v3/members/151', { headers: H })).status, 200);
   // A broken edit: reset is refused and the data stays.
   doc.workspaces[0].groups[0].members.push(999);
@@ -235,5 +235,5 @@ test('16.3 fixtures: wfe fixture schema prints a JSON Schema that describes the 
   assert.ok(schema.properties.workspaces);
   assert.deepEqual(schema.required, ['workspaces']);
   assert.equal(schema.additionalProperties, false);
-  assert.match(JSON.stringify(schema), /"\+2d"/);
+  assert.match(JSON.stringify(schema), /\+2d/);
 });
