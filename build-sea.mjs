@@ -112,7 +112,8 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
     ),
   );
   // The blob is made by the node that will run it (its code cache is version-bound).
-  execFileSync(runtime.node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const made = spawnSync(runtime.node, ['--experimental-sea-config', config], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`the SEA blob could not be made: ${made.stdout}${made.stderr}`);
 
   mkdirSync('dist', { recursive: true });
   rmSync(out, { force: true });
