@@ -106,6 +106,32 @@ test('16.2 package: npx wfe serve runs in the project and answers', async (t) =>
   }
 });
 
+test('16.2 package: the README CI job (start in the background, wait for /_emulator/health, test, stop) works', async (t) => {
+  if (skip(t)) return;
+  const { createServer } = await import('node:net');
+  const free = () =>
+    new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(port));
+      });
+    });
+  const r = spawnSync('bash', ['ci-job.sh'], { cwd: app, encoding: 'utf8', timeout: 120_000, env: { ...ENV, PORT_US: String(await free()), PORT_EU: String(await free()) } });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /# pass 2\n/);
+  const pid = Number(readFileSync(join(app, 'wfe.pid'), 'utf8'));
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(alive(), false, 'the emulator was stopped');
+});
+
 test('16.2 package: the library test of the README runs with node:test in the project', (t) => {
   if (skip(t)) return;
   const r = sh(process.execPath, ['--test', 'readme.test.mjs'], app, 120_000);
