@@ -125,3 +125,23 @@ test('16.4 library: faults through the library; a drop rejects the in-process fe
   assert.equal(emu.faults.remove(emu.faults.list()[0].id), true);
   assert.deepEqual(emu.faults.list(), []);
 });
+
+test('16.1 library: webhook deliveries are readable; settleWebhooks waits for them', async () => {
+  const { startReceiver } = await import('./helpers/webhooks');
+  const rx = await startReceiver();
+  await using emu = await startEmulator({ listen: false, webhooks: { retryBaseMs: 1000 } });
+  try {
+    const sub = await emu.fetch('/v3/webhooks', { method: 'POST', headers: { ...ADMIN, 'Content-Type': 'application/json' }, body: JSON.stringify({ eventType: 'task_completed', targetUrl: rx.url }) });
+    assert.equal(sub.status, 201, await sub.clone().text());
+    const done = await emu.fetch(`/v3/checklists/${JANE}/tasks/21000000-0000-4000-8000-000000000104/complete`, { method: 'POST', headers: ADMIN });
+    assert.equal(done.status, 200, await done.clone().text());
+    await emu.settleWebhooks();
+    const deliveries = emu.deliveries({ eventType: 'task_completed' });
+    assert.equal(deliveries.length, 1);
+    assert.equal(deliveries[0].status, 'delivered');
+    assert.equal(deliveries[0].targetUrl, rx.url);
+    assert.equal(rx.received.length, 1);
+  } finally {
+    await rx.close();
+  }
+});
