@@ -195,3 +195,14 @@ test('16.4 faults: bad rules are refused with the field and nothing is added', a
   assert.deepEqual((await s.api(null, 'GET', '/_emulator/faults')).body.items, []);
   assert.equal((await s.api(KEYS.admin, 'GET', '/v3/auth/test')).status, 200);
 });
+
+test('16.4 faults: legacy routes answer in the legacy envelope; control routes are never faulted', async () => {
+  await clean();
+  await addRule({ path: '/**', status: 503, retryAfter: 2 });
+  const legacy = await s.api(KEYS.admin, 'GET', '/api/v1/checklists');
+  assert.equal(legacy.status, 503);
+  assert.equal(typeof legacy.body.error, 'string');
+  assert.equal(legacy.headers.get('retry-after'), '2');
+  assert.equal((await s.api(null, 'GET', '/_emulator/health')).status, 200);
+  await clean();
+});

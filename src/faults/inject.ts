@@ -53,6 +53,10 @@ export async function injectFault(emu: Emulator, req: Request, path: string, inf
   if (hit.kind === 'delay') return undefined;
   const err = faultError(emu, hit);
   const headers = { 'X-Request-Id': info.requestId, 'X-Emulator-Fault': hit.rule.id };
+  if (path.startsWith('/api/')) {
+    // The legacy API's own envelope (legacy spec: `{error: message}`), with the same headers.
+    return new Response(JSON.stringify({ error: err.message }), { status: err.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...err.headers } });
+  }
   if (!mcp) return errorResponse(err, info.requestId, headers);
   if (body === undefined) {
     try {
