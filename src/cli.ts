@@ -143,6 +143,11 @@ function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db
 }
 
 if (require.main === module || (process.argv[1] ?? '').match(/wfe(\.c?js)?$/) || process.env.WFE_CLI === '1') {
+  // `wfe fixture schema | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   buildProgram()
     .parseAsync(process.argv)
     .catch((e) => {
