@@ -5,7 +5,8 @@ import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
-import { fileDownloadRoute } from './domain/tasks/download';
+import { fileDownloadRoute } from './transports/http/downloads';
+import { installSchedules } from './schedules/install';
 import { faultRoutes } from './faults/routes';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
@@ -14,7 +15,10 @@ export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
   installLegacy,
   installControl,
+  // Injected faults: /_emulator/faults (docs/faults.md).
   (_emu, ext) => ext.emulator.push(faultRoutes),
-  // Task area: /files/{token} downloads (File Upload answers, comment attachments).
+  // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
+  // Schedules: the worker that starts due runs on the emulator clock.
+  (emu) => void installSchedules(emu),
 ];

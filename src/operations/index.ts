@@ -9,6 +9,7 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { scheduleOperations } from './schedules';
 
 export const operations: Operation[] = [
   ...peopleOperations,
@@ -19,6 +20,7 @@ export const operations: Operation[] = [
   ...standaloneOperations,
   ...taskOperations,
   ...webhookOperations,
+  ...scheduleOperations,
 ];
 
 const ids = new Set<string>();

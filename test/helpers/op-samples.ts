@@ -1,5 +1,5 @@
 // Sample calls per operation id, for the table-driven parity tests of spec v3 4.6
-// (test/spine-mcp.test.ts): every operation with an MCP tool must have an entry,
+// (test/mcp-parity.test.ts): every operation with an MCP tool must have an entry,
 // or the parity test fails and names it. Other areas add their operations here.
 //
 // `ok` is a call that succeeds, `refusal` one that is refused by the operation
