@@ -25,7 +25,7 @@ export const SEA_NODE = process.env.WFE_SEA_NODE ?? '24.21.0';
 /**
  * better-sqlite3 inside the executable. 12.x (what the checkout runs on Node 20) aborts on
  * Node 24 when a Statement is garbage-collected or at exit (`RemoveEnvironmentCleanupHook:
- * (env) != nullptr`, WiseLibs/better-sqlite3#1515; measured here: 1 start in 3 aborted). 13.x
+ * (env) != nullptr`, WiseLibs/better-sqlite3#1515; measured here: once at start-up, and in 1 exit of 3). 13.x
  * wraps its objects with node-addon-api and does not; it needs Node 22 or later, so the
  * checkout keeps 12.x for Node 20 and only the executable carries 13.x (same API).
  */
