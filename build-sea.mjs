@@ -30,6 +30,13 @@ export const SEA_NODE = process.env.WFE_SEA_NODE ?? '24.21.0';
  * checkout keeps 12.x for Node 20 and only the executable carries 13.x (same API).
  */
 export const SEA_SQLITE = process.env.WFE_SEA_SQLITE ?? '13.2.0';
+/**
+ * 13.x is an N-API addon: the linux-x64 prebuild inside the registry package is ABI-stable and
+ * loads in Node 24 as is (the default: no compiler, seconds). WFE_SEA_COMPILE=1 compiles it from
+ * source instead, with node-gyp --nodedir pointing at the Node 24 headers (measured here: 7 min
+ * 54 s wall, 2 min 32 s of CPU under load; too slow for every fresh CI run).
+ */
+const SEA_COMPILE = process.env.WFE_SEA_COMPILE === '1';
 
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
 
@@ -59,7 +66,8 @@ function seaSqlite(dir, nodeDir) {
   const pkg = join(dir, `better-sqlite3-${SEA_SQLITE}`);
   const js = join(pkg, 'lib', 'index.js');
   if (!existsSync(js)) unpack(`better-sqlite3@${SEA_SQLITE}`, pkg);
-  const addon = join(dir, `better_sqlite3-${SEA_SQLITE}.node`);
+  const addon = join(dir, `better_sqlite3-${SEA_SQLITE}${SEA_COMPILE ? '' : '-prebuild'}.node`);
+  if (!existsSync(addon) && !SEA_COMPILE) copyFileSync(join(pkg, 'prebuilds', 'linux-x64.node'), addon);
   if (!existsSync(addon)) {
     const t = Date.now();
     const deps = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).dependencies ?? {};
