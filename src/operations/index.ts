@@ -8,7 +8,7 @@ import { schemaOperations } from './schema';
 import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
-import { taskOperations } from './tasks';
+import { taskOperations } from './tasks/index';
 
 export const operations: Operation[] = [
   ...peopleOperations,
