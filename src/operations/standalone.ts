@@ -1,6 +1,6 @@
 // Standalone tasks at /v3/tasks/{taskKey} (spec v3 2.1, 4.3 intro, 4.7, 5.5, 5.9, 5.10): raise,
 // read, change, delete, attach and detach. The suffix routes shared with checklist tasks
-// (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks.ts).
+// (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks/).
 // The spec names no MCP tool for these routes, so they get none (docs/checklists.md).
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
