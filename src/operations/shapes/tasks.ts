@@ -163,7 +163,7 @@ export const taskProps = {
 /** Task detail (2.4): task plus checklist and tags (get). */
 export const taskDetailProps = {
   ...taskProps,
-  checklist: checklistReference.optional().describe('The checklist the task is on (or, for a standalone task, attached to)'),
+  checklist: checklistReference.describe('The checklist the task is on'),
   tags: z.array(z.string()).describe("The task's own tags by name, in name order; checklist tags excluded"),
 };
 
@@ -180,7 +180,13 @@ export const standaloneProps = {
   url: link('The task in the app'),
 };
 export const standaloneSummary = z.strictObject({ ...taskSummaryProps, ...standaloneProps }).describe('Standalone task summary');
-export const standaloneDetail = z.strictObject({ ...taskDetailProps, ...standaloneProps }).describe('Standalone task');
+export const standaloneDetail = z
+  .strictObject({
+    ...taskDetailProps,
+    checklist: checklistReference.optional().describe('The checklist the task is attached to; absent while unattached'),
+    ...standaloneProps,
+  })
+  .describe('Standalone task');
 
 export const taskList = z.strictObject({ tasks: z.array(taskSummary).describe('Every task in checklist order') });
 export const assigneesOfTask = z.strictObject({
