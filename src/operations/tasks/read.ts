@@ -14,7 +14,7 @@ export const readOperations: Operation[] = [
     tool: 'list_checklist_tasks',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tasks',
-    tag: 'Checklist tasks',
+    tag: 'Tasks',
     summary: 'List checklist tasks',
     description: 'Returns {tasks: [task summary]} in checklist order, unpaged, all at once. Omitting status returns every task including headings; any status filter leaves headings out.',
     input: {
@@ -38,7 +38,7 @@ export const readOperations: Operation[] = [
     tool: 'get_task',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tasks/:taskKey',
-    tag: 'Checklist tasks',
+    tag: 'Tasks',
     summary: 'Get task detail',
     description: 'Returns task detail: the task with assignees, fields, comments, its checklist and its own tags.',
     input: { checklistKey: checklistKeyInput(), taskKey: taskKeyInput() },

@@ -13,7 +13,7 @@ export const checklistKeyInput = () => guid('a checklist key (GUID)').describe('
 export const taskKeyInput = () => guid('a task key (GUID)').describe('The task key (GUID)');
 
 const BASE: Record<WhereKind, string> = { checklist: '/v3/checklists/:checklistKey/tasks/:taskKey', standalone: '/v3/tasks/:taskKey' };
-const TAG: Record<WhereKind, string> = { checklist: 'Checklist tasks', standalone: 'Standalone tasks' };
+const TAG: Record<WhereKind, string> = { checklist: 'Tasks', standalone: 'Standalone tasks' };
 
 /** The path keys of each place. */
 const keyShape = (w: WhereKind): z.ZodRawShape => (w === 'checklist' ? { checklistKey: checklistKeyInput(), taskKey: taskKeyInput() } : { taskKey: taskKeyInput() });
