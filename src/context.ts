@@ -33,7 +33,7 @@ export interface Ctx {
   baseUrl: string;
   /** Address of the app links (`url` properties). */
   appUrl: string;
-  transport: 'rest' | 'mcp';
+  transport: 'rest' | 'mcp' | 'legacy';
   hooks: DomainHooks;
   now(): number;
 }

@@ -5,6 +5,7 @@ import { openDb, type Db } from './store/open';
 import { KeyResolver } from './domain/auth';
 import { KeyThrottle, RateLimiter } from './platform/ratelimit';
 import { operations } from './operations';
+import { mcpCatalog, type McpCatalog } from './operations/mcp-catalog';
 import type { Operation } from './operations/define';
 import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
@@ -30,6 +31,8 @@ export interface EmulatorOptions {
   webhooks?: WebhookOptions;
   /** Check every answer against the operation's declared contract (the test suite turns it on). */
   contractCheck?: boolean;
+  /** MCP resources, resource templates and prompts to serve (default: src/operations/mcp-catalog.ts). */
+  catalog?: McpCatalog;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
   ops?: Operation[];
 }
@@ -38,6 +41,7 @@ export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
   readonly ops: Operation[];
+  readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
   readonly throttle = new KeyThrottle();
@@ -57,6 +61,7 @@ export class Emulator {
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;
+    this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
     if (options.contractCheck) this.contract = new ContractChecker();

@@ -1,5 +1,6 @@
 // One error class for every refusal (spec v3 7). Transports convert it once:
 // REST into the v3 envelope, MCP into an isError tool result with the same body.
+import { z } from 'zod';
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -27,6 +28,24 @@ export const actsAsWorkspace = () =>
 export interface ErrorBody {
   error: { code: string; message: string; requestId: string; [extra: string]: unknown };
 }
+
+/**
+ * The envelope errorBody writes, as a schema: the OpenAPI error responses and the MCP
+ * output schemas are derived from it, and the contract self-check holds refusals to it.
+ */
+export const errorEnvelope = (codes?: readonly string[]) =>
+  z.strictObject({
+    error: z.strictObject({
+      code: codes && codes.length ? z.enum(codes as [string, ...string[]]).describe('Branch on this.') : z.string().describe('Branch on this.'),
+      message: z.string().describe('What went wrong, for people.'),
+      requestId: z.string().describe('The X-Request-Id of the request.'),
+      field: z.string().optional().describe('The parameter, property or header at fault (400 VALIDATION_ERROR).'),
+      url: z.string().optional().describe('421 WRONG_REGION: the same request on the right address.'),
+      retryAfterSeconds: z.number().int().optional().describe('429: seconds until the budget window ends.'),
+      violations: z.array(z.record(z.string(), z.unknown())).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
+      regexMessage: z.string().optional().describe("A Short Text answer refused by the field's regex: the template's message for it."),
+    }),
+  });
 
 export function errorBody(err: ApiError, requestId: string): ErrorBody {
   return { error: { code: err.code, message: err.message, requestId, ...err.extras } };

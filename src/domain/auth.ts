@@ -49,9 +49,10 @@ export class KeyResolver {
   }
 
   /** Resolves a key or throws the 401 the spec names. */
-  resolve(rawKey: string | null | undefined, now: number): Principal {
+  /** `missing`: how to tell the caller where the key goes (the header; over stdio, SVC_API_KEY or --key). */
+  resolve(rawKey: string | null | undefined, now: number, missing = 'The X-API-KEY header is missing or empty.'): Principal {
     if (rawKey === null || rawKey === undefined || rawKey.trim() === '') {
-      throw new ApiError(401, 'MISSING_API_KEY', 'The X-API-KEY header is missing or empty.');
+      throw new ApiError(401, 'MISSING_API_KEY', missing);
     }
     const digest = this.digestOf(rawKey);
     const key = this.byHash.get(digest);

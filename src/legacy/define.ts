@@ -9,6 +9,10 @@ export interface LegacyRequest {
   headers: Headers;
   /** 1 or 2, from X-API-VERSION (legacy spec 9). */
   version: 1 | 2;
+  /** The Content-Type header, or null. */
+  contentType: string | null;
+  /** The body's bytes as sent (within the size limit): multipart uploads read these. */
+  rawBody: Buffer;
 }
 
 export class LegacyReply {

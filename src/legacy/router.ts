@@ -1,11 +1,16 @@
-// The legacy API at /api/* (legacy spec 4, 5, 9): authenticated with X-API-KEY
-// (any bad key is 401: legacy does not distinguish revoked, expired or
-// unavailable keys), version chosen by X-API-VERSION (default 1.0), not charged to
-// the v3 rate budgets, not regional (a key of either region works on both addresses).
+// The legacy API at /api/* (legacy spec 4, 5, 9), a transport over the one request
+// path (src/pipeline/run.ts) with the legacy rules: not charged to the v3 rate
+// budgets, not regional (a key of either region works on both addresses), and any
+// bad key is one 401 (legacy does not distinguish revoked, expired or unavailable
+// keys). The version comes from X-API-VERSION (default 1.0). Refusals are converted
+// here, once, into legacy bodies `{ error: <message> }`.
+import { z } from 'zod';
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
 import { ApiError } from '../errors';
-import { makeCtx } from '../pipeline';
+import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
+import { Reply, type Operation } from '../operations/define';
+import { readBodyBytes } from '../transports/http/body';
 import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -13,6 +18,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function reply(r: LegacyReply, requestId: string): Response {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...r.headers };
   if (r.body === undefined) return new Response(null, { status: r.status, headers });
+  if (typeof r.body === 'string') return new Response(r.body, { status: r.status, headers });
+  if (Buffer.isBuffer(r.body)) return new Response(new Uint8Array(r.body), { status: r.status, headers });
   return new Response(JSON.stringify(r.body), { status: r.status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
 }
 
@@ -25,15 +32,57 @@ export function apiVersion(header: string | null): 1 | 2 | undefined {
   return undefined;
 }
 
-async function readBody(req: Request): Promise<unknown> {
-  if (req.method === 'GET') return undefined;
-  const text = await req.text();
-  if (text.trim() === '') return undefined;
+const MULTIPART = /^multipart\//i;
+
+/** The body within the shared size limit; JSON unless it is a multipart upload. */
+async function readBody(req: Request, maxBytes: number): Promise<{ body: unknown; rawBody: Buffer }> {
+  if (req.method === 'GET') return { body: undefined, rawBody: Buffer.alloc(0) };
+  const rawBody = await readBodyBytes(req, maxBytes);
+  const text = rawBody.toString('utf8');
+  if (text.trim() === '' || MULTIPART.test(req.headers.get('content-type') ?? '')) return { body: undefined, rawBody };
   try {
-    return JSON.parse(text);
+    return { body: JSON.parse(text), rawBody };
   } catch {
     throw legacyError(400, 'The request body is not valid JSON.');
   }
+}
+
+const LegacyInput = { request: z.custom<LegacyRequest>(() => true) };
+
+/** A legacy route as an operation of the request path (built once per route). */
+const operations = new WeakMap<LegacyRoute, Operation>();
+function operationOf(route: LegacyRoute): Operation {
+  let op = operations.get(route);
+  if (!op) {
+    op = {
+      id: `legacy ${route.method} ${route.path}`,
+      noTool: 'legacy API',
+      method: route.method,
+      path: route.path,
+      summary: `${route.method} ${route.path}`,
+      input: LegacyInput,
+      budget: 'standard',
+      annotations: { readOnlyHint: route.method === 'GET', idempotentHint: route.method !== 'POST', destructiveHint: route.method === 'DELETE' },
+      actor: route.admin ? 'admin' : 'any',
+      handler: (ctx, input) => {
+        const out = route.handler(ctx, (input as { request: LegacyRequest }).request);
+        return out instanceof LegacyReply ? new Reply(out.status, out.body, out.headers) : out;
+      },
+    };
+    operations.set(route, op);
+  }
+  return op;
+}
+
+/** The legacy boundary: the pipeline's answer or refusal in legacy shapes. */
+function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Response {
+  if (answer.ok) return reply(new LegacyReply(answer.status, answer.body, answer.headers), requestId);
+  const e = answer.error;
+  if (e instanceof LegacyReply) return reply(e, requestId);
+  if (e instanceof ApiError && e.status === 401) return reply(legacyError(401, 'The API key is missing or invalid.'), requestId);
+  if (e instanceof ApiError && e.status < 500) return reply(legacyError(e.status, e.message), requestId);
+  emu.log(`[${requestId}] legacy internal error: ${e instanceof Error ? e.stack : String(e)}`);
+  return reply(legacyError(500, 'The emulator failed to handle this request. This is a bug in the emulator.'), requestId);
 }
 
 export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
@@ -42,32 +91,24 @@ export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
     const path = url.pathname.replace(/\/+$/, '').toLowerCase();
     const candidates = routes.filter((r) => r.path.toLowerCase() === path);
     if (candidates.length === 0) return undefined; // another area's legacy handler may answer
-    try {
-      const route = candidates.find((r) => r.method === req.method);
-      if (!route) return reply(legacyError(405, `${req.method} is not allowed on ${url.pathname}.`), info.requestId);
-      let principal;
-      try {
-        principal = emu.keys.resolve(info.apiKey, emu.clock.now());
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 401) return reply(legacyError(401, 'The API key is missing or invalid.'), info.requestId);
-        throw e;
-      }
-      const version = apiVersion(req.headers.get('x-api-version'));
-      if (version === undefined) return reply(legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`), info.requestId);
-      if (route.v2 && version !== 2) return reply(legacyError(400, `${route.method} ${route.path} needs X-API-VERSION: 2.0.`), info.requestId);
-      if (route.admin && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
-        return reply(legacyError(403, 'Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.'), info.requestId);
-      }
-      const lreq: LegacyRequest = { query: url.searchParams, body: await readBody(req), headers: req.headers, version };
-      const ctx = makeCtx(emu, principal, info);
-      const run = () => route.handler(ctx, lreq);
-      const result = req.method === 'GET' ? run() : emu.db.transaction(run)();
-      return reply(result instanceof LegacyReply ? result : new LegacyReply(200, result), info.requestId);
-    } catch (e) {
-      if (e instanceof LegacyReply) return reply(e, info.requestId);
-      if (e instanceof ApiError && e.status < 500) return reply(legacyError(e.status, e.message), info.requestId);
-      emu.log(`[${info.requestId}] legacy internal error: ${e instanceof Error ? e.stack : String(e)}`);
-      return reply(legacyError(500, 'The emulator failed to handle this request. This is a bug in the emulator.'), info.requestId);
-    }
+    const route = candidates.find((r) => r.method === req.method);
+    if (!route) return reply(legacyError(405, `${req.method} is not allowed on ${url.pathname}.`), info.requestId);
+    const answer = await runCall(
+      emu,
+      {
+        op: operationOf(route),
+        info: { ...info, transport: 'legacy', idempotencyKey: null },
+        readInput: async (maxBytes) => {
+          const version = apiVersion(req.headers.get('x-api-version'));
+          if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
+          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${route.path} needs X-API-VERSION: 2.0.`);
+          const { body, rawBody } = await readBody(req, maxBytes);
+          const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody };
+          return { request };
+        },
+      },
+      LEGACY_RULES,
+    );
+    return legacyAnswer(answer, info.requestId, emu);
   };
 }

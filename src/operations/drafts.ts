@@ -2,10 +2,15 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, Reply, SET, defineOperation } from './define';
 import { guid } from './schemas';
+import { page } from './shapes/common';
+import { commitStatus, draft, draftRow, validationResult } from './shapes/templates';
 import { versionArg } from './templates';
 import { commitDraft, createDraft, deleteDraft, getCommitStatus, getDraft, listDrafts, updateDraft, validateDraft } from '../domain/drafts/drafts';
 
-const key = () => guid('a draft key (GUID)');
+const key = () => guid('a draft key (GUID)').describe('draft key (GUID)');
+const TAG = 'Template drafts';
+/** A draft is looked up first (404), then its owner checked: a member works on their own drafts (403). */
+const LOOKUP = ['404 DRAFT_NOT_FOUND', '403 FORBIDDEN'] as const;
 
 export const draftOperations = [
   defineOperation({
@@ -13,14 +18,17 @@ export const draftOperations = [
     tool: 'create_template_draft',
     method: 'POST',
     path: '/v3/drafts',
+    tag: TAG,
     summary: 'Create a template draft',
     description:
       'Empty (no body), from a template (`templateKey`, optional `version`: its exported document, ids included; committing publishes a new version of it), or from a `document`. Answers 201 with the draft.',
     input: {
-      templateKey: guid('a template key (GUID)').optional().describe('Start from this template'),
-      version: versionArg(),
-      document: z.unknown().optional().describe('Start from this template document (any JSON; validate before committing)'),
+      templateKey: guid('a template key (GUID)').optional().describe('Start from this template: its exported document, ids included; committing publishes a new version of it'),
+      version: versionArg().describe('With templateKey: the version to start from, 1 or more; default: the latest'),
+      document: z.unknown().optional().describe('Start from this template document (any JSON; validate before committing); not with templateKey'),
     },
+    output: draft,
+    refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
     budget: 'standard',
     annotations: CREATE,
     status: 201,
@@ -28,11 +36,15 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'listTemplateDrafts',
+    noTool: 'The spec names no draft-listing tool (4.4, 8); an agent keeps the key create_template_draft answered.',
     method: 'GET',
     path: '/v3/drafts',
+    tag: TAG,
     summary: 'List template drafts',
     description: 'A member key sees its own drafts; Administrators and the workspace key see all. One page.',
     input: {},
+    output: page(draftRow, 'Every draft the key may see, most recently changed first, in one page'),
+    refusals: [],
     budget: 'standard',
     annotations: READ,
     handler: (ctx) => listDrafts(ctx),
@@ -42,8 +54,12 @@ export const draftOperations = [
     tool: 'get_template_draft',
     method: 'GET',
     path: '/v3/drafts/:key',
+    tag: TAG,
     summary: 'Get a template draft with its document',
+    description: 'The draft with its document as it stands and its last commit. A member key reads only its own drafts.',
     input: { key: key() },
+    output: draft,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => getDraft(ctx, input),
@@ -53,10 +69,13 @@ export const draftOperations = [
     tool: 'update_template_draft',
     method: 'PATCH',
     path: '/v3/drafts/:key',
+    tag: TAG,
     summary: 'Change a template draft with a JSON Merge Patch',
     description: 'RFC 7386: objects merge, null removes a property, arrays replace whole (send the whole tasks list to change a task). Answers the draft.',
-    input: { key: key(), patch: z.unknown().describe('JSON Merge Patch of the document (the REST body)') },
+    input: { key: key(), patch: z.unknown().describe('JSON Merge Patch (RFC 7386) of the document (the REST body): objects merge, null removes a property, arrays replace whole') },
     bodyAs: 'patch',
+    output: draft,
+    refusals: [...LOOKUP, '409 CONFLICT'],
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => updateDraft(ctx, input),
@@ -66,9 +85,12 @@ export const draftOperations = [
     tool: 'validate_template_draft',
     method: 'POST',
     path: '/v3/drafts/:key/validate',
+    tag: TAG,
     summary: 'Validate a template draft',
     description: 'The validation result of the draft document (for its template when it was started from one). Cheap.',
     input: { key: key() },
+    output: validationResult,
+    refusals: [...LOOKUP],
     budget: 'cheap',
     annotations: READ,
     handler: (ctx, input) => validateDraft(ctx, input),
@@ -78,10 +100,20 @@ export const draftOperations = [
     tool: 'commit_template_draft',
     method: 'POST',
     path: '/v3/drafts/:key/commit',
+    tag: TAG,
     summary: 'Commit a template draft',
     description:
       'Asynchronous: answers 202 with the commit status (state pending) and Location; poll get_commit_status (GET /v3/drafts/{key}/commit) until succeeded (templateKey, version) or failed (violations).',
     input: { key: key() },
+    output: commitStatus,
+    refusals: [...LOOKUP, '409 CONFLICT'],
+    otherSuccess: [
+      {
+        status: 202,
+        description: 'Commit queued (state pending): poll the Location until succeeded or failed',
+        headers: { Location: 'the commit status (GET /v3/drafts/{key}/commit)', 'Retry-After': 'seconds to wait before polling' },
+      },
+    ],
     budget: 'standard',
     annotations: CREATE,
     status: 202,
@@ -95,9 +127,12 @@ export const draftOperations = [
     tool: 'get_commit_status',
     method: 'GET',
     path: '/v3/drafts/:key/commit',
+    tag: TAG,
     summary: 'Poll the commit of a template draft',
     description: 'state: pending, succeeded (templateKey, version) or failed (error, violations). 404 COMMIT_NOT_FOUND before the first commit. Cheap.',
     input: { key: key() },
+    output: commitStatus,
+    refusals: [...LOOKUP, '404 COMMIT_NOT_FOUND'],
     budget: 'cheap',
     annotations: READ,
     handler: (ctx, input) => getCommitStatus(ctx, input),
@@ -107,8 +142,11 @@ export const draftOperations = [
     tool: 'delete_template_draft',
     method: 'DELETE',
     path: '/v3/drafts/:key',
+    tag: TAG,
     summary: 'Delete a template draft',
+    description: 'Refused (409) while a commit of the draft is running. Answers 204.',
     input: { key: key() },
+    refusals: [...LOOKUP, '409 CONFLICT'],
     budget: 'standard',
     annotations: REMOVE,
     status: 204,

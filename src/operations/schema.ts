@@ -3,6 +3,9 @@
 // scenarios and the validation codes.
 import { z } from 'zod';
 import { READ, defineOperation } from './define';
+import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/schema';
+
+const TAG = 'Template schema';
 import { templateJsonSchema } from '../domain/templates/schema';
 import { authoringGuide } from '../domain/schema/guide';
 import { describeContentType, listContentTypes } from '../domain/schema/content-types';
@@ -16,9 +19,12 @@ export const schemaOperations = [
     tool: 'get_template_schema',
     method: 'GET',
     path: '/v3/schema/template',
+    tag: TAG,
     summary: 'Get the JSON Schema of the template document',
     description: 'JSON Schema (draft 2020-12) that create, validate, publish and drafts check documents against. Cheap.',
     input: {},
+    output: templateSchema,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => templateJsonSchema(),
@@ -28,9 +34,12 @@ export const schemaOperations = [
     tool: 'get_authoring_guide',
     method: 'GET',
     path: '/v3/schema/authoring-guide',
+    tag: TAG,
     summary: 'Get the guide to writing template documents',
     description: 'Markdown (`text`) with a worked example, also given parsed as `example`. Start here to write a template. Cheap.',
     input: {},
+    output: guideShape,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => authoringGuide(),
@@ -40,8 +49,12 @@ export const schemaOperations = [
     tool: 'list_content_types',
     method: 'GET',
     path: '/v3/schema/content-types',
+    tag: TAG,
     summary: 'List the content types of template fields',
+    description: 'Every content type a template field may have, with whether it takes an answer, may be required or filled from a checklist parameter. Cheap.',
     input: {},
+    output: contentTypes,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => listContentTypes(),
@@ -51,9 +64,18 @@ export const schemaOperations = [
     tool: 'describe_content_type',
     method: 'GET',
     path: '/v3/schema/content-types/:type',
+    tag: TAG,
     summary: 'Describe one content type',
     description: 'Its properties (JSON Schema), answer shape, condition operators and an example field. Unknown type: 404 CONTENT_TYPE_NOT_FOUND. Cheap.',
-    input: { type: z.string({ error: 'must be a content type name' }).min(1, { error: 'must be a content type name' }).max(100, { error: 'must be a content type name' }) },
+    input: {
+      type: z
+        .string({ error: 'must be a content type name' })
+        .min(1, { error: 'must be a content type name' })
+        .max(100, { error: 'must be a content type name' })
+        .describe('content type name, e.g. ShortText (case-insensitive; list_content_types lists them)'),
+    },
+    output: contentType,
+    refusals: ['404 CONTENT_TYPE_NOT_FOUND'],
     budget: 'cheap',
     annotations: READ,
     handler: (_ctx, input) => describeContentType(input.type),
@@ -63,8 +85,12 @@ export const schemaOperations = [
     tool: 'list_condition_operators',
     method: 'GET',
     path: '/v3/schema/condition-operators',
+    tag: TAG,
     summary: 'List the operators conditions may use',
+    description: 'Every operator a condition clause may use, whether it takes a `value`, and the field types it applies to. Cheap.',
     input: {},
+    output: conditionOperators,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => ({ operators: OPERATORS.map((o) => ({ ...o, contentTypes: [...o.contentTypes] })) }),
@@ -74,55 +100,29 @@ export const schemaOperations = [
     tool: 'list_due_date_scenarios',
     method: 'GET',
     path: '/v3/schema/due-date-scenarios',
+    tag: TAG,
     summary: 'List the ways a task due date can be set',
+    description: 'The ways a task due date can be set in a template document (`dueDate.relativeTo`), with what each needs and an example. Cheap.',
     input: {},
+    output: dueDateScenarios,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => listDueDateScenarios(),
   }),
   defineOperation({
     id: 'listValidationCodes',
+    noTool: 'The spec names no MCP tool for the validation codes (8 lists the schema tools); every violation a tool answers carries its code and message.',
     method: 'GET',
     path: '/v3/schema/validation-codes',
+    tag: TAG,
     summary: 'List the violation codes of template validation',
+    description: 'Every violation code template validation gives, with its severity, an example path and when it is given (docs/validation-codes.md). Cheap.',
     input: {},
+    output: validationCodes,
+    refusals: [],
     budget: 'cheap',
     annotations: READ,
     handler: () => listValidationCodes(),
   }),
 ];
-
-// The guide as an MCP resource and a prompt (issue 4 item 6).
-import { mcpPrompts, mcpResources } from '../transports/mcp/extras';
-import { guideText } from '../domain/schema/guide';
-
-if (!mcpResources.some((r) => r.uri === 'wfe://guides/template-document')) {
-  mcpResources.push({
-    uri: 'wfe://guides/template-document',
-    name: 'template-authoring-guide',
-    description: 'How to write a template document, with a worked example (same text as get_authoring_guide).',
-    mimeType: 'text/markdown',
-    read: guideText,
-  });
-  mcpResources.push({
-    uri: 'wfe://schemas/template-document.json',
-    name: 'template-document-schema',
-    description: 'JSON Schema of the template document (same as get_template_schema).',
-    mimeType: 'application/schema+json',
-    read: () => JSON.stringify(templateJsonSchema(), null, 2),
-  });
-}
-if (!mcpPrompts.some((p) => p.name === 'author_template')) {
-  mcpPrompts.push({
-    name: 'author_template',
-    description: 'Write a template document for a process, validate it, and create it.',
-    text: () =>
-      [
-        'You are writing a Workflow Service template document. Follow this guide exactly.',
-        'Loop: write the document, call validate_template, fix every error (path tells you where), then create_template.',
-        'To change an existing template: export_template, edit keeping every id, validate_template with forTemplate, create_template_version.',
-        '',
-        guideText(),
-      ].join('\n'),
-  });
-}

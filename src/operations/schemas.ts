@@ -1,28 +1,61 @@
-// Small named input schemas. Query strings are coerced by the REST transport
-// according to the schema's type (transports/http/coerce.ts); MCP arguments
-// arrive typed. Messages here are the messages integrators see.
+// Small named input schemas: one per kind of value, each refusing with one message
+// whatever is wrong (wrong type, out of range, bad format), so an integrator sees the
+// same words for the same kind of value on every route. Query strings are coerced by
+// the REST transport according to the schema's type (transports/http/coerce.ts); MCP
+// arguments arrive typed.
 import { z } from 'zod';
 import { isGuid } from '../ids';
+import { parseInstant } from '../domain/tasks/field-values';
 
-export const guid = (what = 'a GUID') =>
-  z.string({ error: `must be ${what}` }).refine(isGuid, { error: `must be ${what}` });
+/** GUID key (spec v3 2.1): `what` names the kind of key, e.g. 'a template key (GUID)'. */
+export const guid = (what = 'a GUID') => z.string({ error: `must be ${what}` }).refine(isGuid, { error: `must be ${what}` });
+/** The same, under the name of its kind. */
+export const guidKey = guid;
+
+const INT_ID = 'must be an integer from 1 to 2147483647';
+/** Integer id of a member, group, schedule or run (spec v3 2.1). */
+export const intId = () => z.number({ error: INT_ID }).int({ error: INT_ID }).min(1, { error: INT_ID }).max(2147483647, { error: INT_ID });
+/** Member or group id (path and query); kept under its old name. */
+export const memberIdParam = intId;
+
+const INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z or 2026-03-02T10:00:00+01:00 (no offset means UTC)';
+/** ISO 8601 instant (spec v3 4.1 rule 6: `Z` = UTC, an offset is honoured, no offset = UTC), turned into milliseconds. */
+export const instant = () =>
+  z
+    .string({ error: INSTANT })
+    .refine((v) => parseInstant(v) !== null, { error: INSTANT })
+    .transform((v) => parseInstant(v)!);
+export const instantInput = instant;
+
+const TAG_NAME = 'must be a tag name of 1 to 100 characters';
+/** A tag, by name (spec v3 2.6: tags are identified by name); surrounding spaces do not count. */
+export const tagName = () =>
+  z
+    .string({ error: TAG_NAME })
+    .refine((s) => s.trim().length > 0 && s.trim().length <= 100, { error: TAG_NAME })
+    .describe('a tag name (case-insensitive), 1 to 100 characters');
 
 export const positiveInt = (what: string) =>
   z.number({ error: `must be an integer (${what})` }).int({ error: `must be an integer (${what})` }).min(1, { error: `must be 1 or more (${what})` });
-
-export const memberIdParam = () => z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).max(2147483647, { error: 'is too large' });
 
 /** Only `true`, in any letter case, switches a boolean query option on (spec v3 4.4). */
 export const queryBool = () => z.boolean({ error: 'must be true or false' }).optional();
 
 /** pageSize 1..100, refused outside (4.1 rule 11). */
 export const pageSizeStrict = () =>
-  z.number({ error: 'must be an integer from 1 to 100' }).int({ error: 'must be an integer from 1 to 100' }).min(1, { error: 'must be an integer from 1 to 100' }).max(100, { error: 'must be an integer from 1 to 100' }).optional();
+  z
+    .number({ error: 'must be an integer from 1 to 100' })
+    .int({ error: 'must be an integer from 1 to 100' })
+    .min(1, { error: 'must be an integer from 1 to 100' })
+    .max(100, { error: 'must be an integer from 1 to 100' })
+    .optional()
+    .describe('items per page, 1 to 100, default 50');
 
 /** pageSize where out of range or non-numeric reads as 50 (list_tags, upgrades). */
 export const pageSizeLenient = () => z.unknown().optional().describe('1 to 100, default 50; a value outside the range is not refused, 50 is used');
 
-export const cursor = () => z.string({ error: 'must be a cursor from nextCursor' }).optional();
+export const cursor = () =>
+  z.string({ error: 'must be a cursor from nextCursor' }).optional().describe('the previous page\'s nextCursor; valid only with the same filters, sort and pageSize');
 export const sortArg = (fields: string[]) =>
   z.string({ error: 'must be a sort expression' }).optional().describe(`one of ${fields.join(', ')}, optionally with :asc or :desc`);
-export const search = () => z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional();
+export const search = () => z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('case-insensitive substring');

@@ -4,7 +4,9 @@
 // the input schema, so a permission refusal comes before it is read (4.4 rule 5).
 import { z } from 'zod';
 import { CREATE, READ, SET, defineOperation } from './define';
-import { guid, queryBool } from './schemas';
+import { guid, intId, queryBool } from './schemas';
+import { page } from './shapes/common';
+import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
 import { templateJsonSchema } from '../domain/templates/schema';
 import { exportTemplate, getTemplate, listTemplates, listVersions } from '../domain/templates/read';
 import { copyTemplate, createTemplate, publishTemplateVersion, setTemplateArchived, validateTemplate } from '../domain/templates/write';
@@ -27,7 +29,10 @@ export const documentArg = (description: string) => {
   return z.unknown().meta({ ...js, description });
 };
 
-const key = () => guid('a template key (GUID)');
+const key = () => guid('a template key (GUID)').describe('template key (GUID)');
+const TAG = 'Templates';
+/** Refusals of a template looked up by key, then checked (spec v3 5.4, 5.10: lookup first). */
+const LOOKUP = ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'] as const;
 const folderArg = () => z.string({ error: 'must be a folder name' }).trim().min(1, { error: 'must not be empty' }).max(500).optional();
 
 export const templateOperations = [
@@ -36,13 +41,17 @@ export const templateOperations = [
     tool: 'list_templates',
     method: 'GET',
     path: '/v3/templates',
+    tag: TAG,
     summary: 'List templates',
-    description: 'Every template in one page (hasMore false), not filtered by permission. Only `true` switches an option on.',
+    description:
+      'Page envelope with every template in one response, `hasMore` always false, `total` = rows; no `pageSize`, `after`, `sort`. Rows are Template list rows. Not filtered by permission: a member key lists everything, even a template whose folder permission is Deny (reading it by key is then 403). Only the value `true` (any letter case) switches an option on.',
     input: {
-      includeAllVersions: queryBool().describe('`true`: a row for every version of every template'),
-      includeArchived: queryBool().describe('`true`: include archived templates (marked isArchived)'),
+      includeAllVersions: queryBool().describe('`true` returns a row for every version of every template. Default false.'),
+      includeArchived: queryBool().describe('`true` includes archived templates (marked `isArchived`). Default false.'),
     },
     query: ['includeAllVersions', 'includeArchived'],
+    output: page(templateRow, 'Every template in one page'),
+    refusals: [],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listTemplates(ctx, input),
@@ -52,13 +61,16 @@ export const templateOperations = [
     tool: 'validate_template',
     method: 'POST',
     path: '/v3/templates/validate',
+    tag: TAG,
     summary: 'Validate a template document',
     description: 'Answers the validation result (200 even when invalid). With forTemplate, validates an edit of that template: ids must belong to it. Cheap.',
     input: {
       document: documentArg('The template document to check'),
-      forTemplate: guid('a template key (GUID)').optional().describe('Key of the template this document is a new version of'),
+      forTemplate: guid('a template key (GUID)').optional().describe('Key of the template this document is a new version of (edit loop: export, change keeping every id, validate with forTemplate, publish)'),
     },
     query: ['forTemplate'],
+    output: validationResult,
+    refusals: [...LOOKUP],
     bodyAs: 'document',
     budget: 'cheap',
     annotations: READ,
@@ -69,9 +81,13 @@ export const templateOperations = [
     tool: 'get_template',
     method: 'GET',
     path: '/v3/templates/:key',
+    tag: TAG,
     summary: 'Get a template with its tasks and fields',
+    description: 'Template detail: the list fields plus `latestVersion`, `isLatest` and `tasks` in order. A member key whose Library folder permission is Deny is refused.',
     input: { key: key(), version: versionArg() },
     query: ['version'],
+    output: templateDetail,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => getTemplate(ctx, input),
@@ -81,12 +97,15 @@ export const templateOperations = [
     tool: 'create_template',
     method: 'POST',
     path: '/v3/templates',
+    tag: TAG,
     summary: 'Create a template from a template document',
     description:
       'All or nothing: any error gives 422 TEMPLATE_INVALID with every violation. A document with ids (an export) is refused: use copy_template. `folder` (query) files it in a Library folder by name. Answers 201 with the template detail.',
     input: { document: documentArg('The template document (no ids)'), folder: folderArg().describe('Library folder to file the template in, by name') },
     query: ['folder'],
     bodyAs: 'document',
+    output: templateDetail,
+    refusals: ['403 FORBIDDEN', '422 TEMPLATE_INVALID'],
     budget: 'standard',
     annotations: CREATE,
     status: 201,
@@ -97,10 +116,13 @@ export const templateOperations = [
     tool: 'export_template',
     method: 'GET',
     path: '/v3/templates/:key/document',
+    tag: TAG,
     summary: 'Export a template version as a template document',
-    description: 'The document carries every item id; keep them when editing so task and field keys survive.',
+    description: 'The document carries every item id; keep them when editing so task and field keys survive. Rollback: export the older version and publish it as a new version.',
     input: { key: key(), version: versionArg() },
     query: ['version'],
+    output: templateDocument,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => exportTemplate(ctx, input),
@@ -110,11 +132,14 @@ export const templateOperations = [
     tool: 'create_template_version',
     method: 'POST',
     path: '/v3/templates/:key/versions',
+    tag: TAG,
     summary: 'Publish a new version of a template',
     description:
       'The whole document of the new version. Items keep their keys where the document keeps their ids; items without id are new. Rollback: publish an exported older version. Answers 201 with the template detail of the new version.',
     input: { key: key(), document: documentArg('The template document of the new version') },
     bodyAs: 'document',
+    output: templateDetail,
+    refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
     budget: 'standard',
     annotations: CREATE,
     status: 201,
@@ -125,9 +150,12 @@ export const templateOperations = [
     tool: 'list_template_versions',
     method: 'GET',
     path: '/v3/templates/:key/versions',
+    tag: TAG,
     summary: 'List the versions of a template',
-    description: 'Newest first, all in one page.',
+    description: 'Template version rows, newest first, all in one page.',
     input: { key: key() },
+    output: page(templateVersionRow, 'Every version in one page'),
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listVersions(ctx, input),
@@ -137,14 +165,17 @@ export const templateOperations = [
     tool: 'copy_template',
     method: 'POST',
     path: '/v3/templates/:key/copy',
+    tag: TAG,
     summary: 'Copy a template',
     description: 'A new template with new keys from a version of this one (default latest), with its permission rules. Answers 201 with the template detail.',
     input: {
       key: key(),
       name: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(500, { error: 'must be at most 500 characters' }).optional().describe('Name of the copy; default "<name> (copy)"'),
-      version: versionArg(),
+      version: versionArg().describe('Version to copy, 1 or more; default: the latest'),
       folder: folderArg().describe('Library folder of the copy, by name; default: the folder of the original'),
     },
+    output: templateDetail,
+    refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
     budget: 'standard',
     annotations: CREATE,
     status: 201,
@@ -155,21 +186,28 @@ export const templateOperations = [
     tool: 'set_template_archived',
     method: 'POST',
     path: '/v3/templates/:key/archive',
+    tag: TAG,
     summary: 'Archive or unarchive a template',
     description:
       'REST: POST archives, DELETE unarchives. The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
     input: { key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') },
+    output: templateRow,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => setTemplateArchived(ctx, input),
   }),
   defineOperation({
     id: 'unarchiveTemplate',
+    noTool: 'One tool covers POST and DELETE of /v3/templates/{key}/archive (spec 4.4): set_template_archived with archived false.',
     method: 'DELETE',
     path: '/v3/templates/:key/archive',
+    tag: TAG,
     summary: 'Unarchive a template',
-    description: 'Administrators or the workspace key only. MCP: set_template_archived with archived false.',
+    description: 'Administrators or the workspace key only. Answers the template list row. MCP: set_template_archived with archived false.',
     input: { key: key() },
+    output: templateRow,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => setTemplateArchived(ctx, { key: input.key, archived: false }),
@@ -179,8 +217,13 @@ export const templateOperations = [
     tool: 'list_template_permissions',
     method: 'GET',
     path: '/v3/templates/:key/permissions',
+    tag: TAG,
     summary: 'List the permission rules of a template',
+    description:
+      'Who can see and run checklists made from the template (the rules grant no template editing): AllUsers first, then groups, then members, each by name.',
     input: { key: key() },
+    output: permissionRules,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listTemplatePermissions(ctx, input),
@@ -190,6 +233,7 @@ export const templateOperations = [
     tool: 'set_template_permissions',
     method: 'PUT',
     path: '/v3/templates/:key/permissions',
+    tag: TAG,
     summary: 'Replace the permission rules of a template',
     description: 'Who can see and run checklists from the template. `name` is ignored on send. Needs Template.Creator and Edit on the folder.',
     input: {
@@ -197,15 +241,20 @@ export const templateOperations = [
       permissions: z
         .array(
           z.object({
-            assigneeType: z.enum(['AllUsers', 'TeamMember', 'Group'], { error: 'must be AllUsers, TeamMember or Group' }),
-            assigneeId: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).max(2147483647).optional(),
-            name: z.unknown().optional().describe('ignored'),
-            permission: z.enum(TEMPLATE_PERMISSIONS, { error: `must be one of ${TEMPLATE_PERMISSIONS.join(', ')}` }),
+            assigneeType: z.enum(['AllUsers', 'TeamMember', 'Group'], { error: 'must be AllUsers, TeamMember or Group' }).describe('AllUsers, TeamMember or Group'),
+            assigneeId: intId().optional().describe('member or group id; absent for AllUsers, required otherwise'),
+            name: z.unknown().optional().describe('ignored when sending'),
+            permission: z
+              .enum(TEMPLATE_PERMISSIONS, { error: `must be one of ${TEMPLATE_PERMISSIONS.join(', ')}` })
+              .describe('RunAndView, ViewOnly, RunAndViewAssigned or ViewAssignedOnly; the two Assigned values restrict the rule to checklists where the assignee has at least one task'),
           }),
           { error: 'must be an array of permission rules' },
         )
-        .max(500, { error: 'must hold at most 500 rules' }),
+        .max(500, { error: 'must hold at most 500 rules' })
+        .describe('The new rules, replacing every rule; at most one per assignee'),
     },
+    output: permissionRules,
+    refusals: [...LOOKUP],
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => setTemplatePermissions(ctx, input as Parameters<typeof setTemplatePermissions>[1]),

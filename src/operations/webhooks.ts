@@ -3,13 +3,15 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, defineOperation } from './define';
 import { cursor, guid, pageSizeStrict } from './schemas';
-import { EVENT_TYPES, SCOPE_TYPES, isEventType } from '../domain/webhooks/events';
+import { page } from './shapes/common';
+import { webhook } from './shapes/webhooks';
+import { EVENT_TYPES, SCOPE_TYPES, type EventType } from '../domain/webhooks/events';
 import { createWebhook, deleteWebhook, listWebhooks } from '../domain/webhooks/v3';
 
-const eventType = () =>
-  z
-    .string({ error: `must be one of ${EVENT_TYPES.join(', ')}` })
-    .refine(isEventType, { error: `must be one of ${EVENT_TYPES.join(', ')}` }) as unknown as z.ZodType<(typeof EVENT_TYPES)[number]>;
+const eventType = () => z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `must be one of ${EVENT_TYPES.join(', ')}` });
+
+const TAG = 'Webhooks';
+const NO_TOOL = 'The spec names no MCP tool for webhook routes (4.6 rule 7 points to the tables of 4.3 and 4.4 only).';
 
 const httpUrl = () =>
   z
@@ -30,12 +32,20 @@ const httpUrl = () =>
 export const webhookOperations = [
   defineOperation({
     id: 'listWebhooks',
+    noTool: NO_TOOL,
     method: 'GET',
     path: '/v3/webhooks',
+    tag: TAG,
     summary: 'List webhook subscriptions',
     description: 'Every subscription of the workspace, made through v3 or the legacy API, oldest first. Administrator or workspace key only.',
-    input: { eventType: eventType().optional(), after: cursor(), pageSize: pageSizeStrict() },
+    input: {
+      eventType: eventType().optional().describe(`only subscriptions to this event: one of ${EVENT_TYPES.join(', ')}`),
+      after: cursor(),
+      pageSize: pageSizeStrict(),
+    },
     query: ['eventType', 'after', 'pageSize'],
+    output: page(webhook, 'Page of webhook subscriptions'),
+    refusals: [],
     budget: 'standard',
     annotations: READ,
     actor: 'admin',
@@ -43,25 +53,37 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'createWebhook',
+    noTool: NO_TOOL,
     method: 'POST',
     path: '/v3/webhooks',
+    tag: TAG,
     summary: 'Subscribe a URL to an event',
     description:
       'Body: eventType, targetUrl (http or https), scope {type: Template | Task | Workspace | Field, key} (key omitted for Workspace; Field for file_uploaded), optional secret. With a secret every delivery carries SVC-Signature: sha256=<hex HMAC-SHA256 of the body>.',
     input: {
-      eventType: eventType(),
-      targetUrl: httpUrl(),
+      eventType: eventType().describe(`the event to deliver: one of ${EVENT_TYPES.join(', ')}`),
+      targetUrl: httpUrl().describe('absolute http or https URL deliveries are POSTed to, at most 2,000 characters'),
       scope: z
         .object(
           {
-            type: z.enum(SCOPE_TYPES as [string, ...string[]], { error: `must be one of ${SCOPE_TYPES.join(', ')}` }),
-            key: guid().optional(),
+            type: z
+              .enum(SCOPE_TYPES as [string, ...string[]], { error: `must be one of ${SCOPE_TYPES.join(', ')}` })
+              .describe('Template, Task, Workspace or Field (Field for file_uploaded); the event decides which are allowed'),
+            key: guid().optional().describe('template key, task key (template or standalone task) or File Upload field key; omitted for Workspace'),
           },
           { error: 'must be an object {type, key}' },
         )
-        .optional(),
-      secret: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256, { error: 'must be at most 256 characters' }).optional(),
+        .optional()
+        .describe('what to listen to; default Workspace where the event allows it'),
+      secret: z
+        .string({ error: 'must be a string' })
+        .min(1, { error: 'must not be empty' })
+        .max(256, { error: 'must be at most 256 characters' })
+        .optional()
+        .describe('signs every delivery: SVC-Signature: sha256=<hex HMAC-SHA256 of the body>; never returned'),
     },
+    output: webhook,
+    refusals: [],
     budget: 'standard',
     annotations: CREATE,
     actor: 'admin',
@@ -70,11 +92,14 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'deleteWebhook',
+    noTool: NO_TOOL,
     method: 'DELETE',
     path: '/v3/webhooks/:id',
+    tag: TAG,
     summary: 'Delete a webhook subscription',
     description: 'Pending deliveries of the subscription are cancelled.',
-    input: { id: guid() },
+    input: { id: guid().describe('subscription id (GUID)') },
+    refusals: ['404 WEBHOOK_NOT_FOUND'],
     budget: 'standard',
     annotations: REMOVE,
     actor: 'admin',

@@ -2,8 +2,9 @@
 import { Router, type IRequest } from 'itty-router';
 import { validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
-import { authenticate, charge, runOperation, type CallInfo } from '../../pipeline';
-import { pathParams, type Operation } from '../../operations/define';
+import { runCall, type Answer, type CallInfo } from '../../pipeline';
+import { partitionOf } from '../../contract/partition';
+import type { Operation } from '../../operations/define';
 import { readJson } from './body';
 import { coerceString } from './coerce';
 import { errorResponse, json } from './respond';
@@ -14,23 +15,23 @@ export interface HttpCall {
 }
 
 export function buildInput(op: Operation, url: URL, params: Record<string, string>, body: unknown): Record<string, unknown> {
+  const part = partitionOf(op);
   const raw: Record<string, unknown> = {};
-  if (op.bodyAs) {
-    raw[op.bodyAs] = body;
+  if (part.bodyAs) {
+    raw[part.bodyAs] = body;
   } else if (body !== undefined) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationError('Invalid request body: it must be a JSON object.');
     }
-    const pathNames = new Set(pathParams(op.path));
-    const queryNames = new Set(op.query ?? []);
-    for (const [k, v] of Object.entries(body)) if (!pathNames.has(k) && !queryNames.has(k)) raw[k] = v;
+    // Path and query names in the body are ignored; undeclared names pass to zod, which drops them.
+    for (const [k, v] of Object.entries(body)) if (!part.path.includes(k) && !part.query.includes(k)) raw[k] = v;
   }
-  for (const name of op.query ?? []) {
+  for (const name of part.query) {
     const all = url.searchParams.getAll(name);
     if (all.length > 1) throw validationError(`${name} was given more than once.`, name);
     if (all.length === 1) raw[name] = coerceString(op.input, name, all[0]);
   }
-  for (const name of pathParams(op.path)) {
+  for (const name of part.path) {
     let v: string;
     try {
       v = decodeURIComponent(params[name] ?? '');
@@ -42,24 +43,22 @@ export function buildInput(op: Operation, url: URL, params: Record<string, strin
   return raw;
 }
 
-const hasBody = (op: Operation) => op.method !== 'GET' && (op.bodyAs !== undefined || Object.keys(op.input).some((k) => !pathParams(op.path).includes(k) && !(op.query ?? []).includes(k)));
+/** Writes the pipeline's answer as a REST response: the body, or the v3 envelope. */
+export function restAnswer(answer: Answer, requestId: string, log: (l: string) => void): Response {
+  if (answer.ok) return json(answer.status, answer.body, answer.headers);
+  return errorResponse(answer.error, requestId, answer.headers, log);
+}
 
 export function restHandler(op: Operation) {
-  const wantsBody = hasBody(op);
+  const wantsBody = partitionOf(op).hasBody;
   return async (req: IRequest, call: HttpCall): Promise<Response> => {
     const { emu, info } = call;
-    let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
-    try {
-      const principal = authenticate(emu, info);
-      headers = { ...headers, ...charge(emu, principal, op.budget) };
-      const url = new URL(req.url);
-      const body = wantsBody ? await readJson(req as unknown as Request, emu.maxBodyBytes) : undefined;
-      const raw = buildInput(op, url, req.params, body);
-      const out = runOperation(emu, principal, op, raw, info);
-      return json(out.status, out.body, { ...headers, ...out.headers });
-    } catch (e) {
-      return errorResponse(e, info.requestId, headers, emu.log);
-    }
+    const answer = await runCall(emu, {
+      op,
+      info,
+      readInput: async (maxBytes) => buildInput(op, new URL(req.url), req.params, wantsBody ? await readJson(req as unknown as Request, maxBytes) : undefined),
+    });
+    return restAnswer(answer, info.requestId, emu.log);
   };
 }
 

@@ -53,7 +53,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
     if (e instanceof ApiError) return refuseInside(body, e, info.requestId, { ...headers, ...e.headers });
     return errorResponse(e, info.requestId, headers, emu.log);
   }
-  const server = createMcpServer(emu, (op, args) => callTool(emu, principal, op, args, info), () => info.requestId);
+  const server = createMcpServer(emu, (op, args, as) => callTool(emu, op, args, info, principal, as), () => info.requestId);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

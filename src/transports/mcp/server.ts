@@ -8,6 +8,7 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   McpError,
@@ -16,7 +17,7 @@ import {
 import type { Emulator } from '../../emulator';
 import { requestIdFrom } from '../http/respond';
 import { callTool, errorResult, toolTable, type ToolResult } from './tools';
-import { mcpPrompts, mcpResources } from './extras';
+import { matchTemplate } from '../../operations/mcp-catalog';
 import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
 
@@ -25,7 +26,11 @@ const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params:
 export const SERVER_INFO = { name: 'wfe', title: 'Workflow Emulator', version: '0.1.0' };
 
 /** `run` authenticates (and, for stdio, charges) each call, then calls the tool. */
-export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefined) => ToolResult;
+/** `as`: a tool call, or a resource read through an operation (charged as resources/read, cheap). */
+export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefined, as?: 'tool' | 'resource') => Promise<ToolResult>;
+
+/** MCP's "resource not found" error code (MCP specification, resources). */
+const RESOURCE_NOT_READABLE = -32002;
 
 export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null)): Server {
   const server = new Server(SERVER_INFO, {
@@ -53,19 +58,37 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
     }
     return runTool(op, args as Record<string, unknown> | undefined);
   });
+  const catalog = emu.catalog;
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: mcpResources.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })),
+    resources: catalog.resources.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
-    const r = mcpResources.find((x) => x.uri === req.params.uri);
-    if (!r) throw new McpError(ErrorCode.InvalidParams, `No resource at ${req.params.uri}`);
-    return { contents: [{ uri: r.uri, mimeType: r.mimeType, text: r.read() }] };
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: catalog.resourceTemplates.map(({ uriTemplate, name, description, mimeType }) => ({ uriTemplate, name, description, mimeType })),
+  }));
+  const opsById = new Map(emu.ops.map((o) => [o.id, o]));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const uri = req.params.uri;
+    const r = catalog.resources.find((x) => x.uri === uri);
+    if (r) return { contents: [{ uri, mimeType: r.mimeType, text: r.read() }] };
+    for (const t of catalog.resourceTemplates) {
+      const vars = matchTemplate(t.uriTemplate, uri);
+      const op = vars && opsById.get(t.operation);
+      if (!vars || !op) continue;
+      // Read through the operation: the same answer and refusals as its route, for this key.
+      const result = await runTool(op, vars, 'resource');
+      if (result.isError) {
+        const err = result.structuredContent as { error: { code: string; message: string } };
+        throw new McpError(RESOURCE_NOT_READABLE, `${err.error.code}: ${err.error.message}`, result.structuredContent);
+      }
+      return { contents: [{ uri, mimeType: t.mimeType, text: JSON.stringify(result.structuredContent) }] };
+    }
+    throw new McpError(RESOURCE_NOT_READABLE, `No resource at ${uri}. resources/list and resources/templates/list name them.`);
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: mcpPrompts.map(({ name, description }) => ({ name, description })),
+    prompts: catalog.prompts.map(({ name, description }) => ({ name, description })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, (req) => {
-    const p = mcpPrompts.find((x) => x.name === req.params.name);
+    const p = catalog.prompts.find((x) => x.name === req.params.name);
     if (!p) throw new McpError(ErrorCode.InvalidParams, `No prompt named ${req.params.name}`);
     return { description: p.description, messages: [{ role: 'user', content: { type: 'text', text: p.text() } }] };
   });

@@ -3,13 +3,13 @@
 // checked on every call, so a key revoked mid-session is refused like REST.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Emulator } from '../../emulator';
-import { authenticate, charge, type CallInfo } from '../../pipeline';
+import type { CallInfo } from '../../pipeline';
 import { requestIdFrom } from '../http/respond';
 import { createMcpServer } from './server';
-import { callTool, errorResult } from './tools';
+import { callTool } from './tools';
 
 export async function serveStdio(emu: Emulator, apiKey: string | undefined, region?: 'US' | 'EU'): Promise<() => Promise<void>> {
-  const server = createMcpServer(emu, (op, args) => {
+  const server = createMcpServer(emu, (op, args, as) => {
     const info: CallInfo = {
       requestId: requestIdFrom(null),
       apiKey,
@@ -17,14 +17,9 @@ export async function serveStdio(emu: Emulator, apiKey: string | undefined, regi
       sourceIp: 'stdio',
       transport: 'mcp',
       pathAndQuery: '/mcp',
+      missingKey: 'No API key: set SVC_API_KEY in the environment of `wfe mcp` (or pass --key).',
     };
-    try {
-      const principal = authenticate(emu, info);
-      charge(emu, principal, op.budget);
-      return callTool(emu, principal, op, args, info);
-    } catch (e) {
-      return errorResult(e, info.requestId, emu.log);
-    }
+    return callTool(emu, op, args, info, undefined, as);
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);

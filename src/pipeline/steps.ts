@@ -1,53 +1,28 @@
-// The request path every transport shares: authenticate, region, budget,
-// time zone, actor kind, input validation, idempotency, handler in one
-// transaction. REST and MCP differ only in how they read input and write output.
+// The steps of the one request path (src/pipeline/run.ts runs them in order).
 import { z } from 'zod';
-import { ApiError, actsAsWorkspace, forbidden, validationError } from './errors';
-import type { Emulator } from './emulator';
-import type { Ctx, Region } from './context';
-import { countsTowardThrottle, type Principal } from './domain/auth';
-import { budgetHeaders, type BudgetState } from './platform/ratelimit';
-import { zoneFor } from './platform/timezone';
-import { Reply, isWrite, type Budget, type Operation } from './operations/define';
-import { iso } from './clock';
-import type { JournalMark } from './platform/journal';
-
-export interface CallInfo {
-  requestId: string;
-  apiKey: string | null | undefined;
-  /** Region of the address the request came to. */
-  region: Region;
-  sourceIp: string;
-  timezoneHeader?: string | null;
-  idempotencyKey?: string | null;
-  transport: 'rest' | 'mcp';
-  /** Path and query of the request, for WRONG_REGION's `url`. */
-  pathAndQuery: string;
-  /** The request journal's entry for this request (platform/journal.ts); authenticate names the key. */
-  journal?: JournalMark;
-}
-
-export interface Outcome {
-  status: number;
-  /** undefined: no body (204). */
-  body: unknown;
-  headers: Record<string, string>;
-  replay?: boolean;
-}
+import { ApiError, actsAsWorkspace, forbidden, validationError } from '../errors';
+import type { Emulator } from '../emulator';
+import type { Ctx } from '../context';
+import { countsTowardThrottle, type Principal } from '../domain/auth';
+import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
+import { zoneFor } from '../platform/timezone';
+import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
+import { iso } from '../clock';
+import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
-export function authenticate(emu: Emulator, info: CallInfo): Principal {
+export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RULES): Principal {
   const now = emu.clock.now();
-  emu.throttle.check(info.sourceIp, now);
+  if (rules.throttled) emu.throttle.check(info.sourceIp, now);
   let principal: Principal;
   try {
-    principal = emu.keys.resolve(info.apiKey, now);
+    principal = emu.keys.resolve(info.apiKey, now, info.missingKey);
   } catch (e) {
-    if (e instanceof ApiError && countsTowardThrottle(e.code)) emu.throttle.record(info.sourceIp, now);
+    if (rules.throttled && e instanceof ApiError && countsTowardThrottle(e.code)) emu.throttle.record(info.sourceIp, now);
     throw e;
   }
   if (info.journal) info.journal.keyName = principal.actor.key.name;
-  if (principal.workspace.region !== info.region) {
+  if (rules.regional && principal.workspace.region !== info.region) {
     const right = emu.baseUrls[principal.workspace.region];
     throw new ApiError(
       421,
@@ -113,23 +88,11 @@ export function fieldName(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Steps 4-8 for one operation: time zone, actor kind, input, idempotency,
- * handler. `raw` is the merged input (path, query, body or tool arguments).
+ * The synchronous steps after the body is read: time zone, actor kind, input,
+ * idempotency, transaction, handler. `raw` is the merged input (path, query,
+ * body or tool arguments).
  */
 export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
-  if (!emu.contract) return runChecked(emu, principal, op, raw, info);
-  let out: Outcome;
-  try {
-    out = runChecked(emu, principal, op, raw, info);
-  } catch (e) {
-    if (e instanceof ApiError) emu.contract.refusal(op, e);
-    throw e;
-  }
-  emu.contract.success(op, out.status, out.body);
-  return out;
-}
-
-function runChecked(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
   const ctx = makeCtx(emu, principal, info);
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {

@@ -1,0 +1,52 @@
+// The one request path. Every transport (v3 REST, MCP over HTTP, MCP stdio, the
+// legacy API) hands a Call to runCall and writes what comes back; none of them
+// strings the steps together itself:
+//   key → region → budget → size-limited body → time zone → actor → input
+//   → idempotency → transaction → handler
+// (see docs/architecture.md for why the actor comes before input validation).
+import { ApiError } from '../errors';
+import type { Emulator } from '../emulator';
+import type { Principal } from '../domain/auth';
+import type { Budget, Operation } from '../operations/define';
+import { authenticate, charge, runOperation } from './steps';
+import { V3_RULES, type Answer, type CallInfo, type Rules } from './types';
+
+export interface Call {
+  op: Operation;
+  info: CallInfo;
+  /**
+   * The raw input, read by the transport: path and query strings and the body (read
+   * within `maxBytes`), or an MCP tool's arguments. Runs after key, region and budget.
+   */
+  readInput(maxBytes: number): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The budget to charge when not the operation's own (an MCP resource read is cheap, spec v3 8). */
+  budget?: Budget;
+  /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request). */
+  settled?: Principal;
+}
+
+export async function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Promise<Answer> {
+  const { op, info } = call;
+  let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
+  const contract = rules.contract ? emu.contract : undefined;
+  try {
+    let principal = call.settled;
+    if (!principal) {
+      principal = authenticate(emu, info, rules);
+      if (rules.charged) headers = { ...headers, ...charge(emu, principal, call.budget ?? op.budget) };
+    }
+    const raw = await call.readInput(emu.maxBodyBytes);
+    const out = runOperation(emu, principal, op, raw, info);
+    contract?.success(op, out.status, out.body);
+    return { ok: true, status: out.status, body: out.body, replay: out.replay, headers: { ...headers, ...out.headers } };
+  } catch (error) {
+    if (contract && error instanceof ApiError && error.code !== 'CONTRACT_VIOLATION') {
+      try {
+        contract.refusal(op, error);
+      } catch (violation) {
+        return { ok: false, error: violation, headers };
+      }
+    }
+    return { ok: false, error, headers };
+  }
+}

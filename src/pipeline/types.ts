@@ -1,0 +1,55 @@
+// The shapes the request path passes between transports and steps. Kept apart
+// so the platform (idempotency) can name them without importing the pipeline.
+import type { Region } from '../context';
+import type { JournalMark } from '../platform/journal';
+
+export interface CallInfo {
+  requestId: string;
+  apiKey: string | null | undefined;
+  /** Region of the address the request came to. */
+  region: Region;
+  sourceIp: string;
+  timezoneHeader?: string | null;
+  idempotencyKey?: string | null;
+  transport: 'rest' | 'mcp' | 'legacy';
+  /** Path and query of the request, for WRONG_REGION's `url`. */
+  pathAndQuery: string;
+  /** The refusal message when no key was given, naming where the key goes on this transport. */
+  missingKey?: string;
+  /** The request journal's entry for this request (platform/journal.ts); authenticate names the key. */
+  journal?: JournalMark;
+}
+
+export interface Outcome {
+  status: number;
+  /** undefined: no body (204). */
+  body: unknown;
+  headers: Record<string, string>;
+  replay?: boolean;
+}
+
+/** What the pipeline hands back to a transport: an answer, or a refusal to convert at its boundary. */
+export type Answer =
+  | ({ ok: true } & Outcome)
+  | {
+      ok: false;
+      /** What was thrown: an ApiError, a transport's own refusal (legacy), or a bug. */
+      error: unknown;
+      /** Headers already earned (X-Request-Id, budget headers) that the refusal carries too. */
+      headers: Record<string, string>;
+    };
+
+/** How a transport's calls are treated (v3 and MCP: all on; the legacy API: legacy spec 5, 9). */
+export interface Rules {
+  /** A key of the other region is refused with 421 WRONG_REGION. */
+  regional: boolean;
+  /** Charged to the workspace's rate budgets. */
+  charged: boolean;
+  /** Invalid keys count toward the per-address throttle. */
+  throttled: boolean;
+  /** Answers are checked against the operation table's declared contract (when the check is on). */
+  contract: boolean;
+}
+
+export const V3_RULES: Rules = { regional: true, charged: true, throttled: true, contract: true };
+export const LEGACY_RULES: Rules = { regional: false, charged: false, throttled: false, contract: false };
