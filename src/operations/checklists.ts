@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { cursor, guid, memberIdParam, pageSizeStrict, positiveInt, queryBool, search, sortArg } from './schemas';
-import { instantInput } from '../domain/checklists/instant';
+import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, tagList, tagName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -24,18 +23,12 @@ const checklistName = () =>
     .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
     .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
 const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
-export const tagName = () =>
-  z
-    .string({ error: 'must be a string' })
-    .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-    .refine((s) => s.trim().length <= 100, { error: 'must be at most 100 characters' });
-export const tagList = () => z.array(tagName(), { error: 'must be an array of tag names' }).min(1, { error: 'must name at least one tag' }).max(50, { error: 'must name at most 50 tags' });
 
 const listFilters = {
   templateKey: guid('a template key (GUID)').optional().describe('Only checklists of this template (GUID); a key naming no template of the workspace is 404 TEMPLATE_NOT_FOUND'),
   search: search().describe('case-insensitive substring of the checklist name'),
   tag: tagName().optional().describe('a tag name (case-insensitive): only checklists carrying it'),
-  createdBy: memberIdParam().optional().describe('member id of the creator'),
+  createdBy: intId().optional().describe('member id of the creator'),
   includeArchived: queryBool().describe('include archived checklists; only `true` switches it on'),
   isArchived: queryBool().describe('true: only archived checklists; false: only active ones (overrides includeArchived)'),
   sort: sortArg([...SORT_FIELDS]).describe(`one of ${SORT_FIELDS.join(', ')}, optionally with :asc or :desc; default createdDateTime:desc`),
@@ -124,7 +117,7 @@ export const checklistOperations = [
       templateKey: guid('a template key (GUID)').describe('The template to run (GUID)'),
       name: checklistName().describe('Checklist name, 1 to 255 characters (trimmed)'),
       version: positiveInt('a template version').optional().describe('The template version to run; default the latest'),
-      dueDateTime: instantInput().optional().describe("The checklist's due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC"),
+      dueDateTime: instant().optional().describe("The checklist's due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC"),
       parameters: z
         .record(z.string(), z.unknown(), { error: 'must be an object of field values' })
         .optional()
@@ -163,7 +156,7 @@ export const checklistOperations = [
     input: {
       checklistKey: checklistKey(),
       name: checklistName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
-      dueDateTime: instantInput().nullable().optional().describe('New due date (ISO 8601); null clears'),
+      dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     },
     budget: 'standard',
     annotations: SET,

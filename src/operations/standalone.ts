@@ -4,10 +4,9 @@
 // The spec names no MCP tool for these routes, so they get none (docs/checklists.md).
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
-import { guid } from './schemas';
+import { guid, instant, tagList } from './schemas';
 import { standaloneDetail } from './shapes/tasks';
-import { tagList } from './checklists';
-import { instantInput } from '../domain/checklists/instant';
+import { namingEntry } from './tasks/naming';
 import {
   attachStandaloneTask,
   createStandaloneTask,
@@ -26,16 +25,6 @@ const taskName = () =>
     .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
     .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
 const description = () => z.string({ error: 'must be a string' }).max(10_000, { error: 'must be at most 10,000 characters' });
-const namingEntry = () =>
-  z.object(
-    {
-      type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
-      id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).optional().describe('Member id or group id'),
-      name: z.string({ error: 'must be a string' }).optional().describe("A member's full name or email, or a group's name (case-insensitive); ignored when id is given"),
-    },
-    { error: 'must be {type, id} or {name}' },
-  );
-
 export const standaloneOperations = [
   defineOperation({
     id: 'createStandaloneTask',
@@ -51,7 +40,7 @@ export const standaloneOperations = [
     input: {
       name: taskName().describe('Task name, 1 to 255 characters (trimmed)'),
       description: description().optional().describe('Task description, at most 10,000 characters'),
-      dueDateTime: instantInput().optional().describe('Due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC. Not for a workspace key'),
+      dueDateTime: instant().optional().describe('Due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC. Not for a workspace key'),
       assignees: z
         .array(namingEntry(), { error: 'must be an array of {type, id} or {name}' })
         .max(100, { error: 'must name at most 100 assignees' })
@@ -95,7 +84,7 @@ export const standaloneOperations = [
       taskKey: taskKey(),
       name: taskName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       description: description().nullable().optional().describe('New description; null clears'),
-      dueDateTime: instantInput().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
+      dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
     },
     budget: 'standard',
     annotations: SET,

@@ -1,13 +1,14 @@
 // Response shapes of the checklist routes (spec v3 4.7 "not shown": designed in docs/checklists.md).
 import { z } from 'zod';
-import { checklistTemplateRef, guidOut, link, page, standaloneSummary, timestamp, userRef } from './tasks';
+import { appUrl, count, guidOut, page, timestamp, userRef } from './common';
+import { checklistTemplateRef, standaloneSummary } from './tasks';
 
 /** The checklist resource: one shape for list, search, create, get, patch, archive and unarchive. */
 export const checklist = z
   .strictObject({
     key: guidOut('Checklist key'),
     name: z.string().describe('Checklist name'),
-    url: link('The checklist in the app'),
+    url: appUrl('The checklist in the app'),
     status: z.enum(['Scheduled', 'InProgress', 'Complete']).describe('Scheduled, InProgress or Complete'),
     template: checklistTemplateRef,
     version: z.number().int().describe('The template version the checklist runs'),
@@ -19,17 +20,17 @@ export const checklist = z
     completedDateTime: timestamp('When completed; present only while status is Complete').optional(),
     isArchived: z.boolean().describe('Whether archived'),
     isShared: z.boolean().describe('Whether shared by link'),
-    shareUrl: link('The share link; present only while shared').optional(),
+    shareUrl: appUrl('The share link; present only while shared').optional(),
     tags: z.array(z.string()).describe("The checklist's own tags, in name order (task tags excluded)"),
     taskCounts: z
       .strictObject({
-        total: z.number().int().describe('Tasks that are not headings'),
-        complete: z.number().int().describe('Complete tasks'),
-        notApplicable: z.number().int().describe('Tasks marked not applicable'),
-        incomplete: z.number().int().describe('Incomplete tasks'),
+        total: count('Tasks that are not headings'),
+        complete: count('Complete tasks'),
+        notApplicable: count('Tasks marked not applicable'),
+        incomplete: count('Incomplete tasks'),
       })
       .describe("Counts over the checklist's own tasks; headings and attached standalone tasks not counted"),
-    attachedTaskCount: z.number().int().describe('Standalone tasks attached to it'),
+    attachedTaskCount: count('Standalone tasks attached to it'),
   })
   .describe('Checklist');
 
@@ -39,7 +40,7 @@ export const checklistPage = page(checklist, 'checklists');
 export const shareStatus = z
   .strictObject({
     isShared: z.boolean().describe('Whether the checklist is shared by link'),
-    shareUrl: link('The link; anyone holding it can view the checklist; absent when not shared').optional(),
+    shareUrl: appUrl('The link; anyone holding it can view the checklist; absent when not shared').optional(),
   })
   .describe('Share status');
 

@@ -2,34 +2,12 @@
 // Strict objects: a property the schema does not name is a contract bug. Valueless
 // properties are optional (omitted, 2.2); arrays are always present (EMULATOR.md).
 import { z } from 'zod';
-
-export const guidOut = (what: string) => z.guid().describe(what);
-export const timestamp = (what: string) => z.iso.datetime().describe(`${what} (ISO 8601 UTC instant ending in Z)`);
-export const link = (what: string) => z.url().describe(what);
-
-/** Page envelope of a paged list (spec v3 2.2, 4.1 rule 11). */
-export const page = <T extends z.ZodType>(item: T, what: string) =>
-  z
-    .strictObject({
-      items: z.array(item).describe(`${what}, one page`),
-      nextCursor: z.string().optional().describe('Send as `after` for the next page; absent on the last page'),
-      hasMore: z.boolean().describe('Whether another page follows; use this, not the page length'),
-      total: z.number().int().describe('How many there are in all'),
-    })
-    .describe(`A page of ${what}`);
-
-/** User reference (2.4): an author who left keeps the name and loses the email. */
-export const userRef = z
-  .strictObject({
-    name: z.string().describe('Full name'),
-    email: z.string().optional().describe('Email; absent for a member who left'),
-  })
-  .describe('User reference');
+import { appUrl, count, guidOut, intIdOut, page, timestamp, userRef } from './common';
 
 /** Assignee (2.4): type is part of the identity (member 12 and group 12 differ). */
 export const assignee = z
   .strictObject({
-    id: z.number().int().describe('Member id or group id'),
+    id: intIdOut('Member id or group id'),
     type: z.enum(['TeamMember', 'Group']).describe('TeamMember or Group; part of the identity'),
     name: z.string().optional().describe('Full name or group name; absent for a member recorded with a surname but no first name'),
   })
@@ -40,7 +18,7 @@ export const checklistTemplateRef = z
   .strictObject({
     key: guidOut('Template key'),
     name: z.string().describe('Template name (of the version the checklist runs)'),
-    url: link('The template in the app'),
+    url: appUrl('The template in the app'),
     version: z.number().int().describe('The template version the checklist runs'),
     description: z.string().optional().describe('Template description, when the version has one'),
     createdDateTime: timestamp('When the version was published').optional(),
@@ -52,7 +30,7 @@ export const checklistReference = z
   .strictObject({
     key: guidOut('Checklist key'),
     name: z.string().describe('Checklist name'),
-    url: link('The checklist in the app'),
+    url: appUrl('The checklist in the app'),
     template: checklistTemplateRef,
   })
   .describe('Checklist reference');
@@ -63,8 +41,8 @@ export const file = z
     id: z.number().int().describe('File id (used to remove it)'),
     name: z.string().describe('File name'),
     contentType: z.string().describe('Media type'),
-    size: z.number().int().describe('Size in bytes'),
-    url: link('Download address; not protected by the API key: anyone holding it can download the file'),
+    size: count('Size in bytes'),
+    url: appUrl('Download address; not protected by the API key: anyone holding it can download the file'),
     createdDateTime: timestamp('When uploaded'),
     createdBy: userRef.optional().describe('Who uploaded it'),
   })
@@ -123,7 +101,7 @@ export const comment = z
       .strictObject({
         name: z.string().describe('File name'),
         contentType: z.string().describe('Media type'),
-        url: link('Download address; not protected by the API key'),
+        url: appUrl('Download address; not protected by the API key'),
       })
       .optional()
       .describe('Attached file; absent when none'),
@@ -177,7 +155,7 @@ export const standaloneProps = {
   description: z.string().optional().describe('Task description; absent when none'),
   raisedBy: userRef.optional().describe('Who raised it'),
   createdDateTime: timestamp('When raised'),
-  url: link('The task in the app'),
+  url: appUrl('The task in the app'),
 };
 export const standaloneSummary = z.strictObject({ ...taskSummaryProps, ...standaloneProps }).describe('Standalone task summary');
 export const standaloneDetail = z

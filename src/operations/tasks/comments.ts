@@ -5,7 +5,8 @@ import type { Operation } from '../define';
 import { CREATE, READ, REMOVE } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
-import { fileInput, intId } from './inputs';
+import { fileInput } from './inputs';
+import { intId } from '../schemas';
 import { namingList } from './naming';
 import { taskOperation, whereText, type WhereKind } from './where';
 
@@ -64,7 +65,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     suffix: '/comments/:commentId',
     summary: `Delete a comment of ${whereText(w)}`,
     description: 'Comments cannot be edited; they stay or are deleted whole, by their author or an Administrator. Answers 204.',
-    input: { commentId: intId('the comment id').describe('The comment id (from the comment list)') },
+    input: { commentId: intId().describe('The comment id (from the comment list)') },
     refusals: ['403 FORBIDDEN', '404 COMMENT_NOT_FOUND'],
     budget: 'standard',
     annotations: REMOVE,

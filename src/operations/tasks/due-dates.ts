@@ -1,16 +1,11 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
-import { z } from 'zod';
 import type { Operation } from '../define';
 import { READ, SET } from '../define';
+import { instant } from '../schemas';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
-import { parseInstant } from '../../domain/tasks/field-values';
 import { taskOperation, whereText, type WhereKind } from './where';
-
-const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z or 2026-03-02T10:00:00+01:00 (offsets up to ±18:00; no offset means UTC)';
-/** An ISO 8601 instant kept as written (4.1 rule 6). */
-export const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
 
 export const dueDateOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {

@@ -5,7 +5,8 @@ import { CREATE, READ, REMOVE } from '../define';
 import { file, fileList } from '../shapes/tasks';
 import { addFile, listFiles, removeFile } from '../../domain/tasks/fields';
 import { fieldKeyInput, NO_FIELD_TOOL } from './fields';
-import { fileInput, intId } from './inputs';
+import { fileInput } from './inputs';
+import { intId } from '../schemas';
 import { taskOperation, whereText, type WhereKind } from './where';
 
 export const fileOperations = (w: WhereKind): Operation[] => [
@@ -45,7 +46,7 @@ export const fileOperations = (w: WhereKind): Operation[] => [
     suffix: '/fields/:fieldKey/files/:fileId',
     summary: `Remove a file from a File Upload field of ${whereText(w)}`,
     description: 'Answers 204. Refused (409) while the task is halted.',
-    input: { ...fieldKeyInput(), fileId: intId('the file id').describe('The file id (from the file list)') },
+    input: { ...fieldKeyInput(), fileId: intId().describe('The file id (from the file list)') },
     refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND', '404 FILE_NOT_FOUND'],
     budget: 'standard',
     annotations: REMOVE,

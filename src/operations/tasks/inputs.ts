@@ -1,4 +1,4 @@
-// Input pieces shared by several task areas: an uploaded file and an integer id.
+// Input pieces shared by several task areas: an uploaded file and a position counted from 1.
 import { z } from 'zod';
 
 /** A file in a JSON body (spec v3 4.1 rule 1: bytes base64-encoded, never multipart). */
@@ -16,7 +16,8 @@ export const fileInput = {
   data: z.string({ error: 'must be the file bytes, base64-encoded' }).describe('The file bytes, base64-encoded; at most 5 MB decoded'),
 };
 
-export const intId = (what: string) =>
+/** A row or column number of a Table field, from 1 (like the Table payload of 6.2). */
+export const position = (what: string) =>
   z
     .number({ error: `must be an integer (${what})` })
     .int({ error: `must be an integer (${what})` })

@@ -1,11 +1,12 @@
 // Naming an assignee in a request (spec v3 2.4 "Naming an assignee", 4.6 rule 6).
 import { z } from 'zod';
+import { intId } from '../schemas';
 
 export const namingEntry = () =>
   z.object(
     {
       type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
-      id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('Member id or group id'),
+      id: intId().optional().describe('Member id or group id'),
       name: z
         .string({ error: 'must be a string' })
         .max(500, { error: 'must be at most 500 characters' })

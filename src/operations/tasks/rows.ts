@@ -7,7 +7,7 @@ import { guid } from '../schemas';
 import { field } from '../shapes/tasks';
 import { addRows, removeRows, setCells } from '../../domain/tasks/fields';
 import { fieldKeyInput, NO_FIELD_TOOL } from './fields';
-import { intId } from './inputs';
+import { position } from './inputs';
 import { taskOperation, whereText, type WhereKind } from './where';
 
 const ROW_INDEXES = 'must be row numbers from 1, comma-separated';
@@ -74,8 +74,8 @@ export const rowOperations = (w: WhereKind): Operation[] => [
         .array(
           z.object(
             {
-              rowIndex: intId('row number from 1').describe('Row number, from 1'),
-              columnIndex: intId('column number from 1').optional().describe('Column number, from 1 (or columnKey)'),
+              rowIndex: position('row number from 1').describe('Row number, from 1'),
+              columnIndex: position('column number from 1').optional().describe('Column number, from 1 (or columnKey)'),
               columnKey: guid('a column key (GUID)').optional().describe('Column key (or columnIndex)'),
               value: z
                 .string({ error: 'must be a string or null' })

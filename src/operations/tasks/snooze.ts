@@ -3,8 +3,7 @@ import type { Operation } from '../define';
 import { READ, SET } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
-import { parseInstant } from '../../domain/tasks/field-values';
-import { instant } from './due-dates';
+import { instant } from '../schemas';
 import { taskOperation, whereText, type WhereKind } from './where';
 
 export const snoozeOperations = (w: WhereKind): Operation[] => [
@@ -36,7 +35,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     budget: 'standard',
     annotations: SET,
     actor: 'member',
-    handler: (ctx, input, t) => setSnooze(ctx, t(), parseInstant(input.snoozedUntil)!),
+    handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
   }),
   taskOperation(w, {
     id: 'endTaskSnooze',

@@ -1,7 +1,7 @@
 // A task's own tags (spec v3 2.4 detail `tags`, 4.1 rule 5; EMULATOR.md: POST {tags}, DELETE ?name=).
-import { z } from 'zod';
 import type { Operation } from '../define';
 import { READ, SET } from '../define';
+import { tagList, tagName } from '../schemas';
 import { tagNames } from '../shapes/tasks';
 import { addTaskTags, listTaskTags, removeTaskTag } from '../../domain/tasks/tags';
 import { taskOperation, whereText, type WhereKind } from './where';
@@ -29,17 +29,7 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     summary: `Tag ${whereText(w)}`,
     description: 'Body {tags: [name, ...]}; tags are created on first application, and a name differing only in letter case uses the existing tag. Returns {tags}.',
     input: {
-      tags: z
-        .array(
-          z
-            .string({ error: 'must be a tag name (a string)' })
-            .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-            .refine((s) => s.trim().length <= 100, { error: 'must be at most 100 characters' }),
-          { error: 'must be an array of tag names' },
-        )
-        .min(1, { error: 'must name at least one tag' })
-        .max(50, { error: 'must name at most 50 tags' })
-        .describe('Tag names to add, 1 to 50, each 1 to 100 characters'),
+      tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters'),
     },
     output: tagNames,
     refusals: [],
@@ -55,10 +45,7 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     summary: `Untag ${whereText(w)}`,
     description: 'Query name=<tag>. A tag is removed with its last carrier. Harmless when the task does not carry it. Returns {tags}.',
     input: {
-      name: z
-        .string({ error: 'must be a tag name' })
-        .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-        .describe('The tag to take off (case-insensitive)'),
+      name: tagName().describe('The tag to take off (case-insensitive)'),
     },
     query: ['name'],
     output: tagNames,
