@@ -400,3 +400,111 @@ CREATE TABLE saved_views (
   data         TEXT NOT NULL,
   created_at   INTEGER NOT NULL
 );
+
+-- version: 2
+-- ── schedules (docs/schedules.md) ─────────────────────────────────────────
+-- The v1 `schedules` table (never written by v1 code) is rebuilt with what a recurring
+-- schedule needs, rows copied across; AUTOINCREMENT so a deleted schedule's or run's
+-- integer id (spec v3 2.1) is never given again: checklists keep their schedule_id.
+-- `data` holds the recurrence JSON. Runs are materialized a few ahead so each has its
+-- id before it happens; `plan` numbers the series a change re-plans.
+CREATE TABLE schedules_v2 (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id  INTEGER NOT NULL REFERENCES templates(id),
+  name         TEXT NOT NULL,
+  data         TEXT NOT NULL DEFAULT '{}',
+  created_at   INTEGER NOT NULL,
+  created_by   INTEGER REFERENCES members(id),
+  time_zone    TEXT NOT NULL DEFAULT 'UTC',
+  start_local  TEXT NOT NULL DEFAULT '',      -- wall clock in time_zone, YYYY-MM-DDTHH:mm:ss
+  updated_at   INTEGER,
+  plan         INTEGER NOT NULL DEFAULT 0,
+  next_seq     INTEGER NOT NULL DEFAULT 0,    -- first occurrence not yet materialized
+  is_ended     INTEGER NOT NULL DEFAULT 0     -- the series has no occurrence left to materialize
+);
+INSERT INTO schedules_v2 (id, workspace_id, template_id, name, data, created_at) SELECT id, workspace_id, template_id, name, data, created_at FROM schedules;
+DROP TABLE schedules;
+ALTER TABLE schedules_v2 RENAME TO schedules;
+CREATE INDEX schedules_ws ON schedules(workspace_id, id);
+
+CREATE TABLE schedule_runs (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  schedule_id  INTEGER NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+  plan         INTEGER NOT NULL,
+  seq          INTEGER NOT NULL,                 -- occurrence number in the series, from 0
+  scheduled_at INTEGER NOT NULL,                 -- the UTC instant
+  local        TEXT NOT NULL,                    -- the same instant as wall clock in the schedule's zone
+  status       TEXT NOT NULL CHECK (status IN ('Upcoming','Started','Skipped','Failed')),
+  checklist_id INTEGER,                          -- no foreign key: a deleted checklist leaves the run's history
+  started_at   INTEGER,
+  skipped_at   INTEGER,
+  skipped_by   INTEGER,
+  reason       TEXT,
+  UNIQUE (schedule_id, plan, seq)
+);
+CREATE INDEX schedule_runs_due ON schedule_runs(status, scheduled_at);
+CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, scheduled_at);
+
+-- version: 3
+-- ── legacy integer ids (docs/legacy.md) ─────────────────────────────────
+-- The legacy API addresses controls by integers: taskContentID names a control
+-- (a template field key) within a workspace, contentID that control on one task.
+-- Handed out the first time a legacy answer shows them and kept from then on,
+-- so they are stable across restarts. (Checklists and tasks use their row ids.)
+CREATE TABLE legacy_task_contents (
+  id           INTEGER PRIMARY KEY,              -- taskContentID
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  field_key    TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (workspace_id, field_key)
+);
+
+CREATE TABLE legacy_contents (
+  id        INTEGER PRIMARY KEY,                 -- contentID
+  task_id   INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  field_key TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (task_id, field_key)
+);
+
+-- version: 4
+
+-- ── template upgrades (docs/upgrades.md) ─────────────────────────────────
+-- The durable queue of checklist rebuilds (spec v3 3 "Checklist upgrade", 4.4
+-- "Upgrade checklists"). A row is written in the transaction of the 202; the
+-- worker rebuilds one checklist per transaction, so a crash leaves it queued.
+CREATE TABLE upgrade_jobs (
+  id             INTEGER PRIMARY KEY,
+  workspace_id   INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id    INTEGER NOT NULL REFERENCES templates(id),
+  checklist_id   INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  target_version INTEGER NOT NULL,
+  requested_by   INTEGER REFERENCES members(id),
+  request_id     TEXT,                           -- the X-Request-Id of the request that queued it
+  state          TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued','done','failed')),
+  run_at         INTEGER NOT NULL,               -- emulator clock: not rebuilt before this
+  error          TEXT,
+  created_at     INTEGER NOT NULL,
+  finished_at    INTEGER
+);
+CREATE INDEX upgrade_jobs_due ON upgrade_jobs(state, run_at, template_id, id);
+CREATE INDEX upgrade_jobs_checklist ON upgrade_jobs(checklist_id);
+
+-- Custom notifications added to one checklist (not to its template): kept by an
+-- upgrade (spec v3 4.4 carry table) unless the task they watch is removed.
+CREATE TABLE checklist_notifications (
+  id           INTEGER PRIMARY KEY,
+  checklist_id INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  trigger      TEXT NOT NULL CHECK (trigger IN ('taskCompleted','taskDue','checklistCompleted')),
+  task_key     TEXT,
+  recipients   TEXT NOT NULL DEFAULT '[]',       -- JSON array of {type, id}
+  subject      TEXT NOT NULL,
+  message      TEXT,
+  created_by   INTEGER REFERENCES members(id),
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX checklist_notifications_checklist ON checklist_notifications(checklist_id);
+
+-- The checklist parameters sent when the checklist started (JSON object by
+-- parameter name, values as stored): a field given a valueFrom binding by a
+-- later version takes its value from here when the checklist is upgraded.
+ALTER TABLE checklists ADD COLUMN parameters TEXT;

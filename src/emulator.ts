@@ -11,6 +11,7 @@ import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureName } from './store/fixtures';
 import type { WebhookOptions } from './webhooks/options';
+import type { UpgradeOptions } from './upgrades/options';
 import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
@@ -29,6 +30,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
+  /** Upgrade worker settings (docs/upgrades.md). */
+  upgrades?: UpgradeOptions;
   /** Check every answer against the operation's declared contract (the test suite turns it on). */
   contractCheck?: boolean;
   /** MCP resources, resource templates and prompts to serve (default: src/operations/mcp-catalog.ts). */
@@ -64,7 +67,8 @@ export class Emulator {
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db);
-    if (options.contractCheck) this.contract = new ContractChecker();
+    // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
+    if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';
     const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
     if (fresh && this.fixture !== 'none') loadFixture(this.db, this.fixture, this.clock.now());

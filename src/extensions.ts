@@ -3,16 +3,21 @@
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
+import { installUpgrades } from './upgrades/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
-import { fileDownloadRoute } from './domain/tasks/download';
+import { fileDownloadRoute } from './transports/http/downloads';
+import { installSchedules } from './schedules/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
 export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
+  (emu, ext) => void installUpgrades(emu, ext),
   installLegacy,
   installControl,
-  // Task area: /files/{token} downloads (File Upload answers, comment attachments).
+  // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
+  // Schedules: the worker that starts due runs on the emulator clock.
+  (emu) => void installSchedules(emu),
 ];

@@ -1,7 +1,13 @@
-// GET /v3/openapi.json: OpenAPI 3.1 generated from the operation table.
+// GET /v3/openapi.json: OpenAPI 3.1 generated from the operation table: input
+// and output schemas, the refusals of each operation by status (the envelope of
+// the one error writer), tags, descriptions and examples from the demo fixture.
 import { z } from 'zod';
-import { pathParams, type Operation } from './operations/define';
+import { type Operation } from './operations/define';
 import type { Region } from './context';
+import { partitionOf } from './contract/partition';
+import { refusalsByStatus } from './contract/refusals';
+import { TAGS } from './contract/tags';
+import { errorEnvelope } from './errors';
 
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
   const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -9,74 +15,164 @@ const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
   return js;
 };
 
-const errorEnvelope = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'requestId'],
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        requestId: { type: 'string' },
-        field: { type: 'string' },
-        url: { type: 'string' },
-        retryAfterSeconds: { type: 'integer' },
-        violations: { type: 'array', items: { type: 'object' } },
-      },
-    },
-  },
+/** Identifiers of the demo fixture (README), as examples of path parameters by name. */
+const EXAMPLES: Record<string, unknown> = {
+  checklistKey: '30000000-0000-4000-8000-000000000001',
+  taskKey: '21000000-0000-4000-8000-000000000102',
+  key: '20000000-0000-4000-8000-000000000001',
+  templateKey: '20000000-0000-4000-8000-000000000001',
+  memberId: 103,
+  groupId: 301,
+  dataSetKey: '50000000-0000-4000-8000-000000000001',
+  type: 'ShortText',
 };
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  400: 'Bad request',
+  401: 'Unauthorized: the API key',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  421: 'Wrong region',
+  422: 'Unprocessable',
+  429: 'Rate limit exceeded',
+};
+
+const header = (description: string, type: 'string' | 'integer' = 'string') => ({ description, schema: { type } });
+const COMMON_HEADERS = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+const BUDGET_HEADERS = {
+  'X-RateLimit-Bucket': { $ref: '#/components/headers/X-RateLimit-Bucket' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const describeOf = (s: z.ZodType): string | undefined => (s as { description?: string }).description;
+
+function parameter(op: Operation, name: string, where: 'path' | 'query') {
+  const s = op.input[name] as z.ZodType;
+  const schema = jsonSchema(s);
+  const description = describeOf(s) ?? (schema.description as string | undefined) ?? name;
+  const example = where === 'path' ? EXAMPLES[name] : undefined;
+  return {
+    name,
+    in: where,
+    required: where === 'path' || !s.safeParse(undefined).success,
+    description,
+    schema,
+    ...(example !== undefined ? { example } : {}),
+  };
+}
+
+function successResponse(op: Operation, status: number, description: string, headers: Record<string, string> = {}) {
+  const h: Record<string, unknown> = { ...COMMON_HEADERS, ...BUDGET_HEADERS };
+  for (const [name, what] of Object.entries(headers)) h[name] = header(what, name === 'Retry-After' ? 'integer' : 'string');
+  if (status === 204 || !op.output) return { description, headers: h };
+  return { description, headers: h, content: { 'application/json': { schema: jsonSchema(op.output, 'output') } } };
+}
+
+function errorResponses(op: Operation) {
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of [...refusalsByStatus(op)].sort((a, b) => a[0] - b[0])) {
+    const list = [...codes].sort();
+    out[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? 'Refused'}: ${list.join(', ')}`,
+      headers: status === 429 ? { ...COMMON_HEADERS, ...BUDGET_HEADERS, 'Retry-After': header('Seconds until the window ends', 'integer') } : COMMON_HEADERS,
+      content: { 'application/json': { schema: jsonSchema(errorEnvelope(list), 'output') } },
+    };
+  }
+  return out;
+}
+
+function operationObject(op: Operation) {
+  const part = partitionOf(op);
+  const parameters: unknown[] = [
+    ...part.path.map((n) => parameter(op, n, 'path')),
+    ...part.query.map((n) => parameter(op, n, 'query')),
+    { $ref: '#/components/parameters/XRequestId' },
+    { $ref: '#/components/parameters/XSvcTimezone' },
+  ];
+  if (op.method !== 'GET') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  let requestBody: unknown;
+  if (part.bodyAs) {
+    const s = op.input[part.bodyAs] as z.ZodType;
+    requestBody = { required: true, description: describeOf(s) ?? 'The request body', content: { 'application/json': { schema: jsonSchema(s) } } };
+  } else if (part.hasBody) {
+    const shape = z.object(Object.fromEntries(part.body.map((k) => [k, op.input[k]])));
+    requestBody = {
+      required: !shape.safeParse({}).success,
+      description: 'JSON body',
+      content: { 'application/json': { schema: jsonSchema(shape) } },
+    };
+  }
+  const main = op.status ?? 200;
+  const responses: Record<string, unknown> = { [String(main)]: successResponse(op, main, STATUS_TEXT[main] ?? 'OK') };
+  for (const o of op.otherSuccess ?? []) {
+    responses[String(o.status)] = successResponse(op, o.status, o.description, o.headers);
+  }
+  Object.assign(responses, errorResponses(op));
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    description: op.description ?? op.summary,
+    tags: [op.tag ?? 'Other'],
+    ...(op.tool ? { 'x-mcp-tool': op.tool } : { 'x-mcp-tool-absent': op.noTool ?? 'no MCP tool' }),
+    'x-rate-budget': op.budget,
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
 
 export function openApiDocument(ops: Operation[], baseUrls: Record<Region, string>) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const used = new Set<string>();
   for (const op of ops) {
-    const p = op.path.replace(/:(\w+)/g, '{$1}');
-    const pnames = pathParams(op.path);
-    const qnames = op.query ?? [];
-    const parameters = [
-      ...pnames.map((n) => ({ name: n, in: 'path', required: true, schema: jsonSchema(op.input[n] as z.ZodType) })),
-      ...qnames.map((n) => ({ name: n, in: 'query', required: !(op.input[n] as z.ZodType).safeParse(undefined).success, schema: jsonSchema(op.input[n] as z.ZodType) })),
-    ];
-    if (op.method !== 'GET') parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
-    const bodyNames = Object.keys(op.input).filter((k) => !pnames.includes(k) && !qnames.includes(k));
-    let requestBody: unknown;
-    if (op.method !== 'GET') {
-      if (op.bodyAs) {
-        requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(op.input[op.bodyAs] as z.ZodType) } } };
-      } else if (bodyNames.length) {
-        const shape = Object.fromEntries(bodyNames.map((k) => [k, op.input[k]]));
-        requestBody = { content: { 'application/json': { schema: jsonSchema(z.object(shape)) } } };
-      }
-    }
-    const okStatus = String(op.status ?? 200);
+    const p = partitionOf(op).openApiPath;
     paths[p] ??= {};
-    paths[p][op.method.toLowerCase()] = {
-      operationId: op.id,
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      ...(op.tool ? { 'x-mcp-tool': op.tool } : {}),
-      'x-rate-budget': op.budget,
-      parameters,
-      ...(requestBody ? { requestBody } : {}),
-      responses: {
-        [okStatus]: okStatus === '204' ? { description: 'No content' } : { description: 'OK', content: { 'application/json': { schema: {} } } },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-    };
+    paths[p][op.method.toLowerCase()] = operationObject(op);
+    used.add(op.tag ?? 'Other');
   }
+  const tags = [...Object.keys(TAGS), ...[...used].filter((t) => !(t in TAGS))]
+    .filter((t) => used.has(t))
+    .map((name) => ({ name, description: TAGS[name] ?? name }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Workflow Service v3 API (Workflow Emulator)', version: '3' },
+    info: {
+      title: 'Workflow Service v3 API (Workflow Emulator)',
+      version: '3',
+      description:
+        'The Workflow Service v3 REST API as served by the Workflow Emulator. Every operation is also an MCP tool at /mcp where `x-mcp-tool` names it. Generated from the operation table.',
+      contact: { name: 'Workflow Emulator', url: 'https://github.com/workflow-emulator/wfe' },
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     servers: [
       { url: baseUrls.US, description: 'US region' },
       { url: baseUrls.EU, description: 'EU region' },
     ],
     security: [{ apiKey: [] }],
+    tags,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
-      schemas: { Error: errorEnvelope },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'The API key; it decides the workspace and who the request acts as (spec v3 5).' } },
+      parameters: {
+        XRequestId: { name: 'X-Request-Id', in: 'header', required: false, description: 'Your own request id (1 to 128 of letters, digits and - _ . : + / =); echoed back, otherwise one is generated (spec v3 4.1 rule 9).', schema: { type: 'string', maxLength: 128 } },
+        XSvcTimezone: { name: 'X-SVC-Timezone', in: 'header', required: false, description: 'IANA or Windows zone for text written at change time (spec v3 4.1 rule 7).', schema: { type: 'string' }, example: 'Europe/Berlin' },
+        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'The same key with the same request within 24 hours returns the first answer (spec v3 4.1 rule 12).', schema: { type: 'string', maxLength: 255 } },
+      },
+      headers: {
+        'X-Request-Id': header('The request id (spec v3 4.1 rule 9).'),
+        'X-RateLimit-Bucket': header('The budget charged: standard or cheap (spec v3 8).'),
+        'X-RateLimit-Limit': header('Requests allowed in the window.', 'integer'),
+        'X-RateLimit-Remaining': header('Requests left in the window.', 'integer'),
+        'X-RateLimit-Reset': header('When the window ends, in seconds since the epoch.', 'integer'),
+      },
     },
     paths,
   };

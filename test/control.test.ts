@@ -229,3 +229,13 @@ test('control: POST /_emulator/reset goes back to the fixture and clears the bud
   assert.equal(ws.body.teamId, DEMO.acme);
   assert.equal((await ctl('POST', '/reset', undefined, s.eu)).status, 200);
 });
+
+test("control: a JSON body sent as curl -d sends it (application/x-www-form-urlencoded) is read as JSON (README's clock examples)", async () => {
+  const put = await s.api(null, 'PUT', '/_emulator/clock', '{"now":"2026-03-01T09:00:00Z","frozen":true}', { 'Content-Type': 'application/x-www-form-urlencoded' });
+  assert.equal(put.status, 200);
+  assert.equal(put.body.now, '2026-03-01T09:00:00.000Z');
+  const adv = await s.api(null, 'POST', '/_emulator/clock/advance', '{"hours":1}', { 'Content-Type': 'application/x-www-form-urlencoded' });
+  assert.equal(adv.status, 200);
+  assert.equal(adv.body.now, '2026-03-01T10:00:00.000Z');
+  await s.api(null, 'PUT', '/_emulator/clock', { frozen: false });
+});

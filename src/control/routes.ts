@@ -49,7 +49,7 @@ export function parseInstant(s: string, field: string): number {
 }
 
 async function body<T>(req: Request, emu: Emulator, schema: z.ZodType<T>): Promise<T> {
-  const raw = await readJson(req, emu.maxBodyBytes);
+  const raw = await readJson(req, emu.maxBodyBytes, true);
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw validationError('Invalid request body: it must be a JSON object.');
   }

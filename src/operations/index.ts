@@ -8,17 +8,21 @@ import { schemaOperations } from './schema';
 import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
-import { taskOperations } from './tasks/index';
+import { taskOperations } from './tasks';
+import { upgradeOperations } from './upgrades';
+import { scheduleOperations } from './schedules';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
+  ...upgradeOperations,
   ...draftOperations,
   ...schemaOperations,
   ...checklistOperations,
   ...standaloneOperations,
   ...taskOperations,
   ...webhookOperations,
+  ...scheduleOperations,
 ];
 
 const ids = new Set<string>();

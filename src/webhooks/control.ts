@@ -3,6 +3,7 @@
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
 import { json } from '../transports/http/respond';
+import { readJson } from '../transports/http/body';
 import { ApiError, validationError } from '../errors';
 import { newGuid } from '../ids';
 import { iso } from '../clock';
@@ -24,15 +25,17 @@ export function adminAllowed(emu: Emulator, req: Request): boolean | undefined {
   return true;
 }
 
-async function readJson(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
+/** A control body: JSON whatever the Content-Type (curl -d), within the body limit. */
+async function readObject(req: Request, limit: number): Promise<Record<string, unknown>> {
+  let v: unknown;
   try {
-    const v = JSON.parse(text);
-    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    /* answered below */
+    v = await readJson(req, limit, true);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 413) throw e;
+    v = null;
   }
+  if (v === undefined) return {};
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   throw validationError('The request body is not a valid JSON object.');
 }
 
@@ -136,7 +139,7 @@ export function controlRoutes(emu: Emulator, sender: WebhookSender): ExtraRoute 
         return json(200, { items: rows.map((r) => forwardView(db, r)) }, h);
       }
       if (m === 'POST') {
-        const body = await readJson(req);
+        const body = await readObject(req, emu.maxBodyBytes);
         if (typeof body.targetUrl !== 'string') throw validationError('targetUrl is required: an absolute http or https URL.', 'targetUrl');
         checkTargetUrl(body.targetUrl, 'targetUrl');
         if (body.workspace !== undefined && typeof body.workspace !== 'string') throw validationError('workspace must be a workspace key (teamId).', 'workspace');

@@ -1,5 +1,5 @@
 // Sample calls per operation id, for the table-driven parity tests of spec v3 4.6
-// (test/spine-mcp.test.ts): every operation with an MCP tool must have an entry,
+// (test/mcp-parity.test.ts): every operation with an MCP tool must have an entry,
 // or the parity test fails and names it. Other areas add their operations here.
 //
 // `ok` is a call that succeeds, `refusal` one that is refused by the operation
@@ -128,6 +128,15 @@ export const opSamples: Record<string, OpSample> = {
       normalize: without('version', 'latestVersion', 'createdDateTime'),
     },
     refusal: { args: { key: DEMO.onboarding, document: { name: 'Parity', tasks: [{ name: 'x', id: NOWHERE }] } } },
+  },
+  // ── upgrades (4.4): a read, and an upgrade that queues nothing (harmless to repeat) ──
+  listChecklistUpgrades: {
+    ok: { key: KEYS.member, args: { key: DEMO.onboarding, version: 1, pageSize: 1 } },
+    refusal: { args: { key: DEMO.onboarding, version: 9 } },
+  },
+  upgradeChecklists: {
+    ok: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.johnRoe, DEMO.archivedOnboarding, DEMO.johnRoe] } },
+    refusal: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.janeDoe], all: true } },
   },
   listTemplateVersions: {
     ok: { key: KEYS.member, args: { key: DEMO.onboarding } },

@@ -114,7 +114,7 @@ export async function mcpHttpClient(url: string, key: string): Promise<Client> {
 /** A real `wfe mcp` process over stdio (from source, through tsx). */
 export async function mcpStdioClient(key: string | undefined, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'wfe-test-stdio', version: '1.0.0' });
-  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), WFE_CLI: '1', ...env };
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), WFE_CLI: '1', WFE_CONTRACT_CHECK: '1', ...env };
   if (key !== undefined) childEnv.SVC_API_KEY = key;
   else delete childEnv.SVC_API_KEY;
   await client.connect(

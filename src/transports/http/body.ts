@@ -32,12 +32,16 @@ const tooLarge = (limit: number, what: string) =>
 
 const JSON_CONTENT = /^(application\/(json|[\w.+-]+\+json)|text\/json)\s*(;|$)/i;
 
-/** Parses a JSON body (spec v3 4.1 rules 1 and 3). Empty body reads as undefined. */
-export async function readJson(req: Request, limit: number): Promise<unknown> {
+/**
+ * Parses a JSON body (spec v3 4.1 rules 1 and 3). Empty body reads as undefined.
+ * `anyContentType`: the control routes read JSON whatever the Content-Type says, so
+ * curl's `-d` (form-encoded by default) works as the README pastes it.
+ */
+export async function readJson(req: Request, limit: number, anyContentType = false): Promise<unknown> {
   const text = await readBodyText(req, limit);
   if (text.trim() === '') return undefined;
   const type = req.headers.get('content-type');
-  if (type !== null && !JSON_CONTENT.test(type)) {
+  if (!anyContentType && type !== null && !JSON_CONTENT.test(type)) {
     throw validationError('Invalid request body: send JSON with Content-Type: application/json.');
   }
   try {

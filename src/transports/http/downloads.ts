@@ -1,10 +1,11 @@
-// GET /files/{token}: downloads a File Upload answer or a comment attachment. The url is not
-// protected by the API key (spec v3 2.4 comment attachment): the token is the secret. Served
-// as an attachment with a content type that a browser will not run (docs/tasks.md).
+// GET /files/{token}: the HTTP side of a file download (the domain finds the file:
+// src/domain/tasks/stored-file.ts). Served as an attachment with a content type that
+// a browser will not run (docs/tasks.md).
 import type { Emulator } from '../../emulator';
-import type { ExtraRoute } from '../../transports/http/app';
-import { errorResponse } from '../../transports/http/respond';
+import type { ExtraRoute } from './app';
+import { errorResponse } from './respond';
 import { ApiError } from '../../errors';
+import { fileByToken } from '../../domain/tasks/stored-file';
 
 /** Types a browser could execute or render as a page are served as bytes. */
 const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|multipart\/)/i;
@@ -26,18 +27,14 @@ export const fileDownloadRoute: ExtraRoute = (req, info, emu: Emulator) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on a file download. Allowed: GET.`, {}, { Allow: 'GET' }), info.requestId, {});
   }
-  const f = emu.db
-    .prepare<[string], { name: string; content_type: string; data: Buffer; region: string }>(
-      'SELECT f.name, f.content_type, f.data, w.region FROM files f JOIN workspaces w ON w.id = f.workspace_id WHERE f.token = ?',
-    )
-    .get(m[1]);
-  if (!f || f.region !== info.region) {
+  const f = fileByToken(emu.db, m[1], info.region);
+  if (!f) {
     return errorResponse(new ApiError(404, 'FILE_NOT_FOUND', 'No file is stored at this address (it may have been removed).'), info.requestId, {});
   }
   return new Response(req.method === 'HEAD' ? null : new Uint8Array(f.data), {
     status: 200,
     headers: {
-      'Content-Type': safeContentType(f.content_type),
+      'Content-Type': safeContentType(f.contentType),
       'Content-Disposition': contentDisposition(f.name),
       'Content-Length': String(f.data.length),
       'X-Content-Type-Options': 'nosniff',

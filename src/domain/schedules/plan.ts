@@ -1,0 +1,166 @@
+// Planning and starting runs (docs/schedules.md "Runs"). A schedule keeps a window of
+// upcoming runs in SQLite, each with its integer id; its earliest upcoming run holds a
+// checklist in status `Scheduled` (built on the template's latest version, due dates
+// counted from the run's instant). When the run's instant passes on the emulator clock
+// that checklist starts: `InProgress`, started at the run's instant, `new_checklist`
+// fired. Every step runs inside the caller's transaction, so a run starts exactly once.
+import { startLinkedChecklists } from '../upgrades/linked';
+import type { Ctx } from '../../context';
+import type { Db } from '../../store/open';
+import { parseStoredDocument } from '../templates/document';
+import { startChecklist } from '../checklists/start';
+import { workspaceCreatorId } from '../checklists/create';
+import { removeTag } from '../tags/apply';
+import { occurrences, firstSeqAfter } from './recurrence';
+import { nextRun, runById, scheduleById, seriesOf, type RunRow, type ScheduleRow } from './rows';
+
+/** Upcoming runs kept materialized per schedule (each has an id a client can skip). */
+export const WINDOW = 10;
+
+type TemplateState = { is_archived: number; latest_version: number };
+const templateState = (db: Db, id: number) => db.prepare<[number], TemplateState>('SELECT is_archived, latest_version FROM templates WHERE id = ?').get(id)!;
+
+/** Tops the window of upcoming runs up from the series (marks the schedule ended when the series runs out). */
+export function materialize(db: Db, scheduleId: number): void {
+  const s = scheduleById(db, scheduleId)!;
+  if (s.is_ended) return;
+  const upcoming = db.prepare<[number], { n: number }>("SELECT COUNT(*) AS n FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").get(s.id)!.n;
+  const want = WINDOW - upcoming;
+  if (want <= 0) return;
+  const occ = occurrences(seriesOf(s), s.next_seq, want);
+  const insert = db.prepare("INSERT OR IGNORE INTO schedule_runs (schedule_id, plan, seq, scheduled_at, local, status) VALUES (?, ?, ?, ?, ?, 'Upcoming')");
+  for (const o of occ) insert.run(s.id, s.plan, o.seq, o.at, o.local);
+  const next = occ.length ? occ[occ.length - 1].seq + 1 : s.next_seq;
+  db.prepare('UPDATE schedules SET next_seq = ?, is_ended = ? WHERE id = ?').run(next, occ.length < want ? 1 : 0, s.id);
+}
+
+/** Who a schedule's checklists are recorded against: its creator (the workspace key's creator for a workspace key, 5.9). */
+const creatorOf = (s: ScheduleRow) => s.created_by;
+
+/** Gives the earliest upcoming run its `Scheduled` checklist, when it has none and the template can start one. */
+export function ensureScheduledChecklist(db: Db, scheduleId: number, now: number): void {
+  const s = scheduleById(db, scheduleId)!;
+  const run = nextRun(db, s.id);
+  if (!run) return;
+  const existing = scheduledChecklistOf(db, run);
+  if (existing) {
+    if (existing.id !== run.checklist_id) db.prepare('UPDATE schedule_runs SET checklist_id = ? WHERE id = ?').run(existing.id, run.id);
+    return;
+  }
+  const t = templateState(db, s.template_id);
+  if (t.is_archived) return; // 5.10: nothing starts from an archived template; the run fails when due
+  const id = buildChecklist(db, s, run.scheduled_at, now);
+  db.prepare("UPDATE checklists SET status = 'Scheduled', started_at = NULL WHERE id = ?").run(id);
+  db.prepare('UPDATE schedule_runs SET checklist_id = ? WHERE id = ?').run(id, run.id);
+}
+
+function buildChecklist(db: Db, s: ScheduleRow, startedAt: number, now: number): number {
+  const t = templateState(db, s.template_id);
+  const v = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(s.template_id, t.latest_version)!;
+  const { id } = startChecklist(db, {
+    workspaceId: s.workspace_id,
+    templateId: s.template_id,
+    version: t.latest_version,
+    doc: parseStoredDocument(v.document),
+    name: s.name,
+    createdBy: creatorOf(s),
+    now,
+    startedAt,
+  });
+  db.prepare('UPDATE checklists SET scheduled_at = ?, schedule_id = ? WHERE id = ?').run(startedAt, s.id, id);
+  return id;
+}
+
+/** Removes a run's checklist while it is still `Scheduled` (a started one is never touched). */
+export function dropScheduledChecklist(db: Db, run: RunRow): void {
+  if (run.checklist_id === null) return;
+  const c = db.prepare<[number], { id: number; workspace_id: number; status: string }>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(run.checklist_id);
+  if (c && c.status === 'Scheduled') {
+    // Tags hang off rows by id without a foreign key: take them off so a tag goes with its last carrier.
+    const tagged = db
+      .prepare<[number, number], { target_type: 'checklist' | 'task'; target_id: number; name: string }>(
+        `SELECT a.target_type, a.target_id, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+          WHERE (a.target_type = 'checklist' AND a.target_id = ?)
+             OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
+      )
+      .all(c.id, c.id);
+    for (const t of tagged) removeTag(db, c.workspace_id, t.target_type, t.target_id, t.name);
+    db.prepare('DELETE FROM checklists WHERE id = ?').run(c.id);
+  }
+  db.prepare('UPDATE schedule_runs SET checklist_id = NULL WHERE id = ?').run(run.id);
+}
+
+/**
+ * The run's `Scheduled` checklist: by id, or, should something have rebuilt it under a new
+ * row id (an upgrade keeps the key, not necessarily the row), by schedule and instant.
+ */
+function scheduledChecklistOf(db: Db, run: RunRow): { id: number; status: string; scheduled_at: number | null } | undefined {
+  type C = { id: number; status: string; scheduled_at: number | null };
+  const byId = run.checklist_id === null ? undefined : db.prepare<[number], C>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(run.checklist_id);
+  if (byId) return byId;
+  if (run.checklist_id === null) return undefined;
+  return db
+    .prepare<[number, number], C>("SELECT id, status, scheduled_at FROM checklists WHERE schedule_id = ? AND scheduled_at = ? AND status = 'Scheduled' ORDER BY id LIMIT 1")
+    .get(run.schedule_id, run.scheduled_at);
+}
+
+/**
+ * Starts a run's checklist: at its instant (the clock reached it) or now (`early`, the
+ * "create its checklist now" route). Returns the run as it is afterwards. The `Scheduled`
+ * checklist is started in place (same key); an early start moves its task due dates by
+ * as much as the start moved. Without one, a checklist is started fresh.
+ */
+export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
+  const db = ctx.db;
+  const run = runById(db, runId)!;
+  const s = scheduleById(db, run.schedule_id)!;
+  const now = ctx.now();
+  const at = early ? now : run.scheduled_at;
+  if (templateState(db, s.template_id).is_archived) {
+    dropScheduledChecklist(db, run);
+    db.prepare("UPDATE schedule_runs SET status = 'Failed', reason = ?, started_at = NULL WHERE id = ?").run(
+      'The template is archived: checklists cannot be started from an archived template (spec v3 5.10).',
+      run.id,
+    );
+  } else {
+    const current = scheduledChecklistOf(db, run);
+    let checklistId: number;
+    if (current && current.status === 'Scheduled') {
+      checklistId = current.id;
+      const shift = at - (current.scheduled_at ?? run.scheduled_at);
+      if (shift !== 0) db.prepare('UPDATE tasks SET due_at = due_at + ? WHERE checklist_id = ? AND due_at IS NOT NULL').run(shift, checklistId);
+      db.prepare("UPDATE checklists SET status = 'InProgress', started_at = ? WHERE id = ?").run(at, checklistId);
+    } else {
+      checklistId = buildChecklist(db, s, at, now);
+      db.prepare('UPDATE checklists SET scheduled_at = ? WHERE id = ?').run(run.scheduled_at, checklistId);
+    }
+    db.prepare("UPDATE schedule_runs SET status = 'Started', started_at = ?, checklist_id = ? WHERE id = ?").run(at, checklistId, run.id);
+    // 6.3: new_checklist fires once per checklist started, a schedule's included.
+    ctx.hooks.event?.(ctx, 'new_checklist', { checklistId });
+    // A started checklist starts the children of its Linked Checklist controls (docs/upgrades.md).
+    startLinkedChecklists(ctx, checklistId);
+  }
+  materialize(db, s.id);
+  ensureScheduledChecklist(db, s.id, now);
+  return runById(db, run.id)!;
+}
+
+/**
+ * Re-plans a changed series: upcoming runs (and the `Scheduled` checklist) go, a new plan
+ * starts with the first occurrence after now. Runs that happened stay as history.
+ * Returns false when the changed series has no occurrence after now.
+ */
+export function replan(db: Db, scheduleId: number, now: number): boolean {
+  const s = scheduleById(db, scheduleId)!;
+  const first = firstSeqAfter(seriesOf(s), now);
+  if (first === undefined) return false;
+  for (const r of db.prepare<[number], RunRow>("SELECT * FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").all(s.id)) dropScheduledChecklist(db, r);
+  db.prepare("DELETE FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").run(s.id);
+  db.prepare('UPDATE schedules SET plan = plan + 1, next_seq = ?, is_ended = 0 WHERE id = ?').run(first, s.id);
+  materialize(db, s.id);
+  ensureScheduledChecklist(db, s.id, now);
+  return true;
+}
+
+/** The workspace creator for schedules made with a workspace key (5.9 "created as the workspace's creator"). */
+export const scheduleCreatorId = (ctx: Ctx): number => (ctx.actor.kind === 'workspace' ? workspaceCreatorId(ctx) : ctx.actor.member.id);

@@ -1,0 +1,51 @@
+// npm run lint:openapi: the served OpenAPI document, linted by Redocly (recommended)
+// and Spectral (spectral:oas) with the configs beside this file; any error or
+// warning fails. Also checks that openapi-typescript types no success body as unknown.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createEmulator } from '../../src/start';
+import { openApiDocument } from '../../src/openapi';
+
+const here = __dirname;
+const bin = (name: string) => join(here, '..', '..', 'node_modules', '.bin', name);
+
+const { emu } = createEmulator({ log: () => {} });
+const doc = openApiDocument(emu.ops, emu.baseUrls);
+void emu.close();
+// Written beside the configs: the Spectral override names this path (spectral.yaml).
+const dir = join(here, 'out');
+mkdirSync(dir, { recursive: true });
+const file = join(dir, 'openapi.json');
+writeFileSync(file, JSON.stringify(doc, null, 2));
+
+let failed = false;
+const run = (what: string, cmd: string, args: string[]) => {
+  try {
+    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    process.stdout.write(`${what}: clean\n${out.split('\n').slice(-4).join('\n')}\n`);
+  } catch (e) {
+    failed = true;
+    const err = e as { stdout?: string; stderr?: string };
+    process.stdout.write(`${what}: FAILED\n${err.stdout ?? ''}${err.stderr ?? ''}\n`);
+  }
+};
+
+run('Redocly (recommended)', bin('redocly'), ['lint', file, '--config', join(here, 'redocly.yaml'), '--max-problems', '200']);
+run('Spectral (spectral:oas)', bin('spectral'), ['lint', file, '--ruleset', join(here, 'spectral.yaml'), '--fail-severity', 'warn']);
+
+// openapi-typescript: no success body typed as unknown.
+const types = join(dir, 'openapi.d.ts');
+execFileSync(bin('openapi-typescript'), [file, '-o', types], { stdio: 'ignore' });
+const text = readFileSync(types, 'utf8');
+// Only response bodies count: a JSON Merge Patch request body is any JSON by design.
+let unknownBodies = 0;
+let inResponses = false;
+for (const line of text.split('\n')) {
+  if (/^ {8}responses: \{/.test(line)) inResponses = true;
+  else if (/^ {8}\S/.test(line)) inResponses = false;
+  if (inResponses && line.includes('"application/json": unknown')) unknownBodies++;
+}
+process.stdout.write(`openapi-typescript: ${unknownBodies} response bodies typed as unknown\n`);
+if (unknownBodies > 0) failed = true;
+process.exit(failed ? 1 : 0);
