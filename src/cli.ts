@@ -3,9 +3,10 @@ import { Command, Option, InvalidArgumentError } from 'commander';
 import { createEmulator, start } from './start';
 import { serveStdio } from './transports/mcp/stdio';
 import { hostForUrl } from './transports/http/server';
-import { fixtureNames } from './store/fixtures';
-import { readAsset } from './assets';
-import { existsSync, readFileSync } from 'node:fs';
+import { fixtureNames } from './fixtures/source';
+import { fixtureKeys, keyLine } from './fixtures/keys';
+import { addFixtureCommands } from './fixtures/commands';
+import { addVersionCommand } from './version';
 import { commands } from './commands';
 
 const env = process.env;
@@ -18,25 +19,6 @@ const port = (v: string) => {
   if (!/^\d+$/.test(v.trim()) || Number(v) > 65535) throw new InvalidArgumentError('a port is a number from 0 to 65535 (0 = any free port).');
   return Number(v);
 };
-
-function fixtureKeys(fixture: string): { key: string; workspace: string; actsAs: string }[] {
-  try {
-    const text = existsSync(fixture) && fixture.endsWith('.json') ? readFileSync(fixture, 'utf8') : readAsset(`fixtures/${fixture}/fixture.json`);
-    const fx = JSON.parse(text);
-    const out: { key: string; workspace: string; actsAs: string }[] = [];
-    for (const ws of fx.workspaces) {
-      for (const k of ws.keys) {
-        const m = ws.members.find((x: { id: number }) => x.id === k.member);
-        const expired = k.expiresOn && Date.parse(`${k.expiresOn}T00:00:00Z`) + 86_400_000 <= Date.now();
-        const state = k.revokedOn ? ' (revoked)' : expired ? ' (expired)' : k.expiresOn ? ` (expires ${k.expiresOn})` : m?.isActive === false ? ' (unavailable)' : '';
-        out.push({ key: k.key, workspace: `${ws.name} (${ws.region})`, actsAs: (m ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() + `, ${m.role}` : 'the workspace') + state });
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  }
-}
 
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
 const budgetOption = (flags: string, what: string, envName: string, fallback: number) =>
@@ -125,7 +107,7 @@ export function buildProgram(): Command {
     .action(() => {
       for (const name of fixtureNames()) {
         process.stdout.write(`${name}\n`);
-        for (const k of fixtureKeys(name)) process.stdout.write(`  ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+        for (const k of fixtureKeys(name)) process.stdout.write(`  ${keyLine(k)}\n`);
       }
     });
 
@@ -134,9 +116,11 @@ export function buildProgram(): Command {
     .description("Print a fixture's API keys.")
     .argument('[fixture]', 'fixture name or path', 'demo')
     .action((fixture: string) => {
-      for (const k of fixtureKeys(fixture)) process.stdout.write(`${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+      for (const k of fixtureKeys(fixture)) process.stdout.write(`${keyLine(k)}\n`);
     });
 
+  addFixtureCommands(program);
+  addVersionCommand(program);
   for (const add of commands) add(program);
   return program;
 }
@@ -150,16 +134,21 @@ function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db
     `  Web console: ${urls.US}/app (EU: ${urls.EU}/app)`,
     `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
   ];
-  const keys = o.fixture === 'none' ? [] : fixtureKeys(o.fixture);
+  const keys = fixtureKeys(o.fixture);
   if (keys.length) {
     lines.push('  Keys (X-API-KEY):');
-    for (const k of keys) lines.push(`    ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}`);
+    for (const k of keys) lines.push(`    ${keyLine(k)}`);
   }
   lines.push('  Ctrl+C to stop.');
   process.stdout.write(lines.join('\n') + '\n');
 }
 
 if (require.main === module || (process.argv[1] ?? '').match(/wfe(\.c?js)?$/) || process.env.WFE_CLI === '1') {
+  // `wfe fixture schema | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   buildProgram()
     .parseAsync(process.argv)
     .catch((e) => {

@@ -9,6 +9,7 @@ import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
+import { faultRoutes } from './faults/routes';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -17,6 +18,8 @@ export const extensions: Extension[] = [
   (emu, ext) => void installUpgrades(emu, ext),
   installLegacy,
   installControl,
+  // Injected faults: /_emulator/faults (docs/faults.md).
+  (_emu, ext) => ext.emulator.push(faultRoutes),
   // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
   // Schedules: the worker that starts due runs on the emulator clock.

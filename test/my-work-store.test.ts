@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { migrate, schemaBlocks } from '../src/store/open';
-import { loadFixture } from '../src/store/fixtures';
+import { loadFixture } from '../src/fixtures/load';
 import { generateWorkspace, parseGenerateSpec } from '../src/store/generate';
 import { DEMO } from './helpers/server';
 

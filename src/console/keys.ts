@@ -1,8 +1,8 @@
 // The fixture's keys for the console's picker. The database keeps only key hashes, so
 // the picker reads them from the fixture the emulator was seeded with (like `wfe keys`).
 // Served under /_emulator (so --admin-token guards it and --no-admin hides it).
-import { existsSync, readFileSync } from 'node:fs';
-import { readAsset } from '../assets';
+import { fixtureKeys as keysOf } from '../fixtures/keys';
+import type { FixtureSource } from '../fixtures/load';
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
 import { json } from '../transports/http/respond';
@@ -17,36 +17,24 @@ export interface PickerKey {
   state?: 'revoked' | 'expired' | 'unavailable';
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export function fixtureKeys(fixture: string, now: number): PickerKey[] {
-  if (fixture === 'none') return [];
+/** The picker's keys: the fixture's keys (src/fixtures/keys.ts) in the console's words. */
+export function fixtureKeys(fixture: FixtureSource, now: number): PickerKey[] {
   try {
-    const text = existsSync(fixture) && fixture.endsWith('.json') ? readFileSync(fixture, 'utf8') : readAsset(`fixtures/${fixture}/fixture.json`);
-    const fx = JSON.parse(text);
-    const out: PickerKey[] = [];
-    for (const ws of fx.workspaces ?? []) {
-      for (const k of ws.keys ?? []) {
-        const m = (ws.members ?? []).find((x: { id: number }) => x.id === k.member);
-        const expired = k.expiresOn && Date.parse(`${k.expiresOn}T00:00:00Z`) + 86_400_000 <= now;
-        const state = k.revokedOn ? 'revoked' : expired ? 'expired' : m?.isActive === false ? 'unavailable' : undefined;
-        out.push({
-          key: k.key,
-          name: k.name ?? k.key,
-          workspace: ws.name,
-          region: ws.region,
-          actsAs: m ? `${`${m.firstName ?? ''} ${m.lastName ?? ''}`.trim()}, ${m.role}` : 'the workspace',
-          state,
-        });
-      }
-    }
-    return out;
+    return keysOf(fixture, now).map((k) => ({
+      key: k.key,
+      name: k.key,
+      workspace: k.workspace.replace(/ \((US|EU)\)$/, ''),
+      region: k.region,
+      actsAs: k.actsAs,
+      ...(k.state !== 'active' ? { state: k.state } : {}),
+    }));
   } catch {
     return [];
   }
 }
 
 /** The key a first visit acts as: the first working member key of the address's region. */
-export function defaultKey(fixture: string, region: string, now: number): string | undefined {
+export function defaultKey(fixture: FixtureSource, region: string, now: number): string | undefined {
   return fixtureKeys(fixture, now).find((k) => k.region === region && !k.state && k.actsAs !== 'the workspace')?.key;
 }
 

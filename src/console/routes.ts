@@ -17,7 +17,7 @@ export function consoleConfig(emu: Emulator, region: 'US' | 'EU') {
     region,
     baseUrls: emu.baseUrls,
     admin,
-    fixture: emu.fixture,
+    fixture: emu.fixtureName,
     // Saves a first visit the round trip to the key list. Only where that list is open to anyone.
     defaultKey: admin === 'open' ? defaultKey(emu.fixture, region, emu.clock.now()) : undefined,
   };

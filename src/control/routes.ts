@@ -14,6 +14,7 @@ import { schemaVersion } from '../store/open';
 import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
 import { readBodyBytes } from '../transports/http/body';
 import { setDefaultView } from '../domain/mywork/defaults';
+import { FixtureError } from '../fixtures/errors';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -90,16 +91,23 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
         now: iso(emu.clock.now()),
         uptimeSeconds: Math.round((Date.now() - (startedAt.get(emu) ?? Date.now())) / 1000),
         schemaVersion: schemaVersion(),
-        fixture: emu.fixture,
+        fixture: emu.fixtureName,
         database: emu.options.db && emu.options.db !== ':memory:' ? 'file' : 'memory',
         operations: emu.ops.length,
       }),
   },
   '/_emulator/reset': {
     POST: (_req, emu) => {
-      resetToFixture(emu.db, emu.fixture, emu.clock.now());
+      try {
+        resetToFixture(emu.db, emu.fixture, emu.clock.now());
+      } catch (e) {
+        // An edited fixture directory that no longer loads: refused, the data stays as it was.
+        if (e instanceof FixtureError) throw new ApiError(409, 'CONFLICT', `${e.message}. Nothing was reset.`, { issues: e.issues });
+        throw e;
+      }
+      emu.faults.clear();
       emu.limiter.clear();
-      return ok({ status: 'reset', fixture: emu.fixture, now: iso(emu.clock.now()) });
+      return ok({ status: 'reset', fixture: emu.fixtureName, now: iso(emu.clock.now()) });
     },
   },
   // A member's default Tasks grid view (saved view isDefault): the app's choice, with no v3 route.

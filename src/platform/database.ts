@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
-import { loadFixture, type FixtureName } from '../store/fixtures';
+import { loadFixture, type FixtureSource } from '../fixtures/load';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -30,7 +30,7 @@ function deleteAll(db: Db, tables: string[]): void {
 }
 
 /** Wipes every row and loads the fixture again, in one transaction (POST /_emulator/reset, `wfe seed`). */
-export function resetToFixture(db: Db, fixture: FixtureName, now: number): void {
+export function resetToFixture(db: Db, fixture: FixtureSource, now: number): void {
   const tables = dataTables(db);
   db.transaction(() => {
     deleteAll(db, tables);

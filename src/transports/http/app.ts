@@ -11,6 +11,7 @@ import { openApiDocument } from '../../openapi';
 import { handleMcpHttp } from '../mcp/http';
 import { adminGate } from '../../control/gate';
 import { withJournal, type JournalMark } from '../../platform/journal';
+import { injectFault } from '../../faults/inject';
 
 export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
@@ -61,6 +62,11 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
     };
     const path = url.pathname;
     try {
+      // Injected faults (src/faults): only when a rule exists; may delay, answer or drop.
+      if (emu.faults.size > 0 && !path.startsWith('/_emulator')) {
+        const injected = await injectFault(emu, req, path, info);
+        if (injected) return injected;
+      }
       if (path === '/v3/openapi.json') {
         if (req.method !== 'GET') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET.`, {}, { Allow: 'GET' });
         openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
