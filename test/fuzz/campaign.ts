@@ -427,7 +427,8 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
       const roundEnd = Math.min(opts.count, result.requests + roundSize);
       let mcpId = 1;
       while (result.requests < roundEnd && Date.now() - started < opts.seconds * 1000) {
-        const t = rng.pick(targets);
+        // Every target once first (so a bounded run still aims at all of them), then at random.
+        const t = result.requests < targets.length ? targets[result.requests] : rng.pick(targets);
         const gen = gens.get(t.id)!;
         const b = t.kind === 'mcp' ? buildMcp(rng, t, gen, mcpId++) : build(rng, t, gen, maxBody);
         // Mostly the key's own region (so requests get past 421), sometimes the other.
