@@ -5,58 +5,26 @@
 // drives it. One template at a time; one checklist per transaction, so a crash or SIGKILL
 // leaves every unfinished rebuild queued for the next start.
 import type { Emulator } from '../emulator';
+import { ClockWorker } from '../platform/clock-worker';
 import { recordActivity } from '../domain/activity';
 import { checklistById } from '../domain/checklists/lookup';
 import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
 import { workerCtx, type JobRow } from './context';
 
-export class UpgradeWorker {
-  private timer?: NodeJS.Timeout;
-  private scheduled = false;
-  private stopped = false;
-  private paused = false;
+export class UpgradeWorker extends ClockWorker {
   /** Injected failures (tests): checklist key (lower case) → message of the next rebuild's failure. */
   private readonly failures = new Map<string, string>();
 
   constructor(
     private readonly emu: Emulator,
     readonly options: ResolvedUpgradeOptions,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.tick(), this.options.pollMs);
-    this.timer.unref();
-    this.kick();
-  }
-
-  /** Wakes the worker soon (after the queueing transaction has committed). */
-  kick(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.tick();
-    });
-  }
-
-  /** Not persisted: a restarted emulator works again (like the webhook sender's pause). */
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    this.kick();
-  }
-
-  get isPaused(): boolean {
-    return this.paused;
+  ) {
+    super(options.pollMs);
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.halt();
   }
 
   /** The next rebuild of this checklist fails with `message` and leaves it unchanged. */

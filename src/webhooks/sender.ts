@@ -6,6 +6,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createHmac } from 'node:crypto';
+import { ClockWorker } from '../platform/clock-worker';
 import type { Emulator } from '../emulator';
 import type { Region } from '../context';
 import { backoffMs, type ResolvedWebhookOptions } from './options';
@@ -80,53 +81,20 @@ export function post(url: string, headers: Record<string, string>, body: string,
   });
 }
 
-export class WebhookSender {
-  private timer?: NodeJS.Timeout;
-  private scheduled = false;
-  private stopped = false;
-  private paused = false;
+export class WebhookSender extends ClockWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly abort = new AbortController();
 
   constructor(
     private readonly emu: Emulator,
     readonly options: ResolvedWebhookOptions,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => this.tick(), this.options.pollMs);
-    this.timer.unref();
-    this.kick();
+  ) {
+    super(options.pollMs);
   }
 
-  /** Wakes the sender soon (after the current transaction has committed). */
-  kick(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.tick();
-    });
-  }
-
-  /**
-   * Pauses processing and sending (POST /_emulator/webhooks/pause): events stay
-   * `pending` and unbuilt, deliveries stay `pending`; a request already in flight
-   * finishes. Not persisted: a restarted emulator sends again. Lets a test decide
-   * exactly what state an event is processed in (the 6.3 drop rule).
-   */
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    this.kick();
-  }
-
-  get isPaused(): boolean {
-    return this.paused;
-  }
+  // pause() (POST /_emulator/webhooks/pause): events stay `pending` and unbuilt, deliveries
+  // stay `pending`; a request already in flight finishes. Lets a test decide exactly what
+  // state an event is processed in (the 6.3 drop rule).
 
   get inFlightCount(): number {
     return this.inFlight.size;
@@ -134,8 +102,7 @@ export class WebhookSender {
 
   /** Stops sending; requests in flight are aborted and their deliveries stay pending for the next start. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.halt();
     this.abort.abort();
     await Promise.all(this.inFlight.values());
   }
