@@ -1,5 +1,7 @@
-// node:http at the edge: @hono/node-server's getRequestListener turns
-// IncomingMessage into a web Request (measured ~3x a hand-written adapter).
+// node:http at the edge. A v3 operation is answered from node's own request and
+// response (native.ts); everything else (MCP over HTTP, control routes, legacy,
+// downloads, 404/405, unusual request targets) goes through @hono/node-server's
+// getRequestListener to the fetch-shaped core (app.ts).
 // Requests node:http or the adapter cannot parse are still answered in the v3
 // envelope (spec v3 4.1: never a dropped connection, never a bare 500).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,6 +11,7 @@ import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
+import { createNodeRest } from './native';
 import { errorResponse, requestIdFrom } from './respond';
 
 export interface ListenOptions {
@@ -64,6 +67,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const urls = {} as Record<Region, string>;
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const fetch = createFetch(emu, region, opts.extensions);
+    const native = createNodeRest(emu, region);
     const listener = getRequestListener(
       // Headers are read from the IncomingMessage: touching req.headers makes the adapter's
       // lightweight Request build a full undici Request (measured: most of our per-request cost).
@@ -89,6 +93,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const server = createServer(
       { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
       (req: IncomingMessage, res: ServerResponse) => {
+        if (native(req, res)) return;
         current = req;
         try {
           return (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res);
