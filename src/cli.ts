@@ -1,9 +1,8 @@
 // wfe: the command line (../shared/EMULATOR.md "Command line").
+// Only commander is loaded up front: each command loads what it runs (the emulator,
+// the MCP SDK) when it runs, so `wfe --version` and `--help` cost little more than
+// node itself (measured in `npm run bench`; docs/architecture.md).
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { createEmulator, start } from './start';
-import { serveStdio } from './transports/mcp/stdio';
-import { hostForUrl } from './transports/http/server';
-import { fixtureNames } from './store/fixtures';
 import { readAsset } from './assets';
 import { existsSync, readFileSync } from 'node:fs';
 import { commands } from './commands';
@@ -60,6 +59,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
+      const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
       const s = await start({
         host: o.host,
@@ -99,6 +99,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--port-us <port>', 'US port of the wfe serve whose addresses links carry').env('WFE_PORT_US').argParser(port).default(8787))
     .addOption(new Option('--port-eu <port>', 'EU port of the wfe serve whose addresses links carry').env('WFE_PORT_EU').argParser(port).default(8788))
     .action(async (o) => {
+      const [{ createEmulator }, { serveStdio }, { hostForUrl }] = await Promise.all([import('./start'), import('./transports/mcp/stdio'), import('./transports/http/server')]);
       const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
       const { emu } = createEmulator({
         db: o.db,
@@ -122,7 +123,8 @@ export function buildProgram(): Command {
   program
     .command('fixtures')
     .description('List the fixtures built into wfe and their keys.')
-    .action(() => {
+    .action(async () => {
+      const { fixtureNames } = await import('./store/fixtures');
       for (const name of fixtureNames()) {
         process.stdout.write(`${name}\n`);
         for (const k of fixtureKeys(name)) process.stdout.write(`  ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);

@@ -1,16 +1,19 @@
 // `wfe seed`, `wfe export`, `wfe import`: the control routes' database operations
 // for a file database, without a running server (EMULATOR.md "Command line").
+// The database code is loaded when a command runs, not when `wfe` starts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { openDb } from '../store/open';
-import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
+import type { Db } from '../store/open';
 import { ApiError } from '../errors';
 
 const fail = (message: string): never => {
   throw new Error(message);
 };
 
-function withDb<T>(file: string, fn: (db: ReturnType<typeof openDb>) => T): T {
+const database = () => import('../platform/database');
+
+async function withDb<T>(file: string, fn: (db: Db) => T): Promise<T> {
+  const { openDb } = await import('../store/open');
   const db = openDb(file);
   try {
     return fn(db);
@@ -30,8 +33,9 @@ export function addDatabaseCommands(program: Command): void {
     .addOption(new Option('--db <file>', 'SQLite file to create or reseed').default(env.WFE_DB).makeOptionMandatory())
     .addOption(new Option('--fixture <name|path|none>', 'fixture to load').default(env.WFE_FIXTURE ?? 'demo'))
     .addOption(new Option('--force', 'wipe every row of an existing database first'))
-    .action((o: { db: string; fixture: string; force?: boolean }) => {
-      withDb(o.db, (db) => {
+    .action(async (o: { db: string; fixture: string; force?: boolean }) => {
+      const { resetToFixture } = await database();
+      await withDb(o.db, (db) => {
         const used = (db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n > 0;
         if (used && !o.force) fail(`${o.db} already holds data. Add --force to wipe it and seed '${o.fixture}' again.`);
         resetToFixture(db, o.fixture, Date.now());
@@ -44,9 +48,10 @@ export function addDatabaseCommands(program: Command): void {
     .description('Write a database file as one self-contained SQLite file (what GET /_emulator/export answers).')
     .addOption(new Option('--db <file>', 'SQLite file to read').default(env.WFE_DB).makeOptionMandatory())
     .argument('<out>', 'file to write')
-    .action((out: string, o: { db: string }) => {
+    .action(async (out: string, o: { db: string }) => {
       if (!existsSync(o.db)) fail(`No database file at ${o.db}.`);
-      const bytes = withDb(o.db, exportDatabase);
+      const { exportDatabase } = await database();
+      const bytes = await withDb(o.db, exportDatabase);
       writeFileSync(out, bytes);
       process.stderr.write(`Exported ${o.db} to ${out} (${bytes.length} bytes).\n`);
     });
@@ -56,9 +61,10 @@ export function addDatabaseCommands(program: Command): void {
     .description('Replace the data of a database file with an exported one (what POST /_emulator/import does).')
     .addOption(new Option('--db <file>', 'SQLite file to write (created if missing)').default(env.WFE_DB).makeOptionMandatory())
     .argument('<in>', 'exported SQLite file to read')
-    .action((input: string, o: { db: string }) => {
+    .action(async (input: string, o: { db: string }) => {
       if (!existsSync(input)) fail(`No file at ${input}.`);
-      const r = withDb(o.db, (db) => importDatabase(db, readFileSync(input)));
+      const { importDatabase } = await database();
+      const r = await withDb(o.db, (db) => importDatabase(db, readFileSync(input)));
       process.stderr.write(`Imported ${input} into ${o.db}: ${r.rows} rows in ${r.tables} tables.\n`);
     });
 }
