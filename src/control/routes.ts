@@ -11,7 +11,7 @@ import { json } from '../transports/http/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
-import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
+import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
 import { readBodyBytes } from '../transports/http/body';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -32,6 +32,8 @@ const advanceBody = z
   .object({ seconds: amount.optional(), minutes: amount.optional(), hours: amount.optional(), days: amount.optional() })
   .strict();
 
+/** Each emulator's fixture image (platform/database.ts), made by its first reset at a frozen instant. */
+const images = new WeakMap<Emulator, FixtureImage>();
 const startedAt = new WeakMap<Emulator, number>();
 
 /** Parses an ISO 8601 date-time (no offset = UTC, spec v3 4.1 rule 6). */
@@ -89,7 +91,9 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   },
   '/_emulator/reset': {
     POST: (_req, emu) => {
-      resetToFixture(emu.db, emu.fixture, emu.clock.now());
+      let image = images.get(emu);
+      if (!image) images.set(emu, (image = new FixtureImage()));
+      image.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
       emu.limiter.clear();
       return ok({ status: 'reset', fixture: emu.fixture, now: iso(emu.clock.now()) });
     },
