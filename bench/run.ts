@@ -66,8 +66,10 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<Re
   });
 }
 
+const RAW_BODY = JSON.stringify({ status: 'ok', teamId: '10000000-0000-4000-8000-000000000001', teamName: 'Acme Corp', region: 'US' });
+
 async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
-  const body = JSON.stringify({ status: 'ok', teamId: '10000000-0000-4000-8000-000000000001', teamName: 'Acme Corp', region: 'US' });
+  const body = RAW_BODY;
   const src = `const b=${JSON.stringify(body)};const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});r.end(b)});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const m = await waitFor(child, /port (\d+)/, 'baseline');
@@ -80,12 +82,15 @@ const AUTH_TEST_HEADERS_JS = `{'Content-Type':'application/json; charset=utf-8',
 /** The transport the emulator's v3 routes use, with no emulator logic: node:http and
  * itty-router's route table (src/transports/http/native.ts), answering the auth-test body
  * with the same headers, reading the key header. The ceiling any v3 route can reach. */
-async function startNativeStack(): Promise<{ url: string; child: ChildProcess }> {
+async function startNativeStack(fixed = false): Promise<{ url: string; child: ChildProcess }> {
+  // fixed: raw's own body and headers, so only the transport and the router differ from raw.
+  const answer = fixed
+    ? `const b=${JSON.stringify(RAW_BODY)};res.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});res.end(b);return`
+    : `const k=q.headers['x-api-key'];const b=${AUTH_TEST_BODY_JS};const h=${AUTH_TEST_HEADERS_JS};h['Content-Length']=String(Buffer.byteLength(b));res.writeHead(200,h);res.end(b);return`;
   const src = `const {Router}=require(${JSON.stringify(join(ROOT, 'node_modules', 'itty-router'))});
 const r=Router();r.get('/v3/auth/test',1);const routes=r.routes;
 const s=require('node:http').createServer((q,res)=>{const u=q.url,i=u.indexOf('?'),p=i<0?u:u.slice(0,i);
-for(const [m,re] of routes)if(m===q.method&&re.exec(p)){const k=q.headers['x-api-key'];const b=${AUTH_TEST_BODY_JS};
-const h=${AUTH_TEST_HEADERS_JS};h['Content-Length']=String(Buffer.byteLength(b));res.writeHead(200,h);res.end(b);return}
+for(const [m,re] of routes)if(m===q.method&&re.exec(p)){${answer}}
 res.writeHead(404);res.end()});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const m = await waitFor(child, /port (\d+)/, 'native stack');
@@ -332,10 +337,17 @@ async function main(): Promise<void> {
     const raw = await cannonCpu(baseline.child.pid!, `${baseline.url}/`);
     const base = raw.requests.average;
     rows.push(row('raw node:http fixed JSON (baseline)', raw, base));
+    const router = await startNativeStack(true);
+    try {
+      await cannon(`${router.url}/v3/auth/test`, { duration: 2 });
+      rows.push(row("node:http + itty-router route table, raw's body: the v3 transport and router, no logic", await cannonCpu(router.child.pid!, `${router.url}/v3/auth/test`), base, { ratio: 0.8 }));
+    } finally {
+      router.child.kill('SIGTERM');
+    }
     const native = await startNativeStack();
     try {
       await cannon(`${native.url}/v3/auth/test`, { duration: 2 });
-      rows.push(row('node:http + itty-router route table, auth-test body, no emulator logic (the v3 transport)', await cannonCpu(native.child.pid!, `${native.url}/v3/auth/test`), base, { ratio: 0.8 }));
+      rows.push(row('the same, answering the auth-test body and headers (request id, budget headers, a timestamp)', await cannonCpu(native.child.pid!, `${native.url}/v3/auth/test`), base));
     } finally {
       native.child.kill('SIGTERM');
     }
