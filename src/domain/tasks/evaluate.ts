@@ -119,10 +119,12 @@ const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; s
 
 /** Evaluates a checklist's conditions and stop tasks against its current state. */
 export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
+  // Rows handed in may not be the stored ones (an upgrade evaluates rows it is about to write).
+  if (tasks) return evaluateNow(ctx, checklistId, doc, tasks);
   let m = memo.get(ctx.db);
   if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
-  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }));
-  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
+  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc) }));
+  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc);
 }
 
 function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
