@@ -445,3 +445,177 @@ CREATE TABLE schedule_runs (
 );
 CREATE INDEX schedule_runs_due ON schedule_runs(status, scheduled_at);
 CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, scheduled_at);
+
+-- version: 3
+-- ── legacy integer ids (docs/legacy.md) ─────────────────────────────────
+-- The legacy API addresses controls by integers: taskContentID names a control
+-- (a template field key) within a workspace, contentID that control on one task.
+-- Handed out the first time a legacy answer shows them and kept from then on,
+-- so they are stable across restarts. (Checklists and tasks use their row ids.)
+CREATE TABLE legacy_task_contents (
+  id           INTEGER PRIMARY KEY,              -- taskContentID
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id),
+  field_key    TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (workspace_id, field_key)
+);
+
+CREATE TABLE legacy_contents (
+  id        INTEGER PRIMARY KEY,                 -- contentID
+  task_id   INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  field_key TEXT NOT NULL COLLATE NOCASE,
+  UNIQUE (task_id, field_key)
+);
+
+-- version: 4
+
+-- ── template upgrades (docs/upgrades.md) ─────────────────────────────────
+-- The durable queue of checklist rebuilds (spec v3 3 "Checklist upgrade", 4.4
+-- "Upgrade checklists"). A row is written in the transaction of the 202; the
+-- worker rebuilds one checklist per transaction, so a crash leaves it queued.
+CREATE TABLE upgrade_jobs (
+  id             INTEGER PRIMARY KEY,
+  workspace_id   INTEGER NOT NULL REFERENCES workspaces(id),
+  template_id    INTEGER NOT NULL REFERENCES templates(id),
+  checklist_id   INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  target_version INTEGER NOT NULL,
+  requested_by   INTEGER REFERENCES members(id),
+  request_id     TEXT,                           -- the X-Request-Id of the request that queued it
+  state          TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued','done','failed')),
+  run_at         INTEGER NOT NULL,               -- emulator clock: not rebuilt before this
+  error          TEXT,
+  created_at     INTEGER NOT NULL,
+  finished_at    INTEGER
+);
+CREATE INDEX upgrade_jobs_due ON upgrade_jobs(state, run_at, template_id, id);
+CREATE INDEX upgrade_jobs_checklist ON upgrade_jobs(checklist_id);
+
+-- Custom notifications added to one checklist (not to its template): kept by an
+-- upgrade (spec v3 4.4 carry table) unless the task they watch is removed.
+CREATE TABLE checklist_notifications (
+  id           INTEGER PRIMARY KEY,
+  checklist_id INTEGER NOT NULL REFERENCES checklists(id) ON DELETE CASCADE,
+  trigger      TEXT NOT NULL CHECK (trigger IN ('taskCompleted','taskDue','checklistCompleted')),
+  task_key     TEXT,
+  recipients   TEXT NOT NULL DEFAULT '[]',       -- JSON array of {type, id}
+  subject      TEXT NOT NULL,
+  message      TEXT,
+  created_by   INTEGER REFERENCES members(id),
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX checklist_notifications_checklist ON checklist_notifications(checklist_id);
+
+-- The checklist parameters sent when the checklist started (JSON object by
+-- parameter name, values as stored): a field given a valueFrom binding by a
+-- later version takes its value from here when the checklist is upgraded.
+ALTER TABLE checklists ADD COLUMN parameters TEXT;
+
+-- version: 5
+-- Data Sets (issue 13, docs/data-sets.md): names of views deleted or renamed, so
+-- templates whose fields showed them get a data_set_link_removed warning instead of
+-- a data_set_view_not_found error (legacy spec 4.8 "those templates then show a link warning").
+CREATE TABLE data_set_removed_views (
+  data_set_id INTEGER NOT NULL REFERENCES data_sets(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  removed_at  INTEGER NOT NULL
+);
+CREATE INDEX data_set_removed_views_set ON data_set_removed_views(data_set_id);
+-- A revision per Data Set, changed by every record write whoever makes it, so the
+-- view engine's parsed-records cache (src/domain/datasets/query.ts) knows when to reload.
+ALTER TABLE data_sets ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER data_set_records_rev_insert AFTER INSERT ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = NEW.data_set_id; END;
+CREATE TRIGGER data_set_records_rev_update AFTER UPDATE ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = NEW.data_set_id; END;
+CREATE TRIGGER data_set_records_rev_delete AFTER DELETE ON data_set_records BEGIN UPDATE data_sets SET rev = random() WHERE id = OLD.data_set_id; END;
+
+-- version: 6
+-- ── Tasks grid (docs/tasks-grid.md) ─────────────────────────────────────
+-- The grid pages in SQL with keyset cursors over a workspace of millions of tasks, so
+-- what it filters on is kept beside the rows by triggers, whoever writes the tasks.
+-- grid_halted: the task is behind an incomplete stop task of its checklist (spec v3 2.4
+-- isCurrentlyHalted, judged from stored state; a stop task a condition hides still halts here).
+ALTER TABLE tasks ADD COLUMN grid_halted INTEGER NOT NULL DEFAULT 0;
+
+CREATE INDEX tasks_open_stops ON tasks(checklist_id, position)
+  WHERE is_stop = 1 AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+
+-- Open (incomplete, not heading) tasks in due-date order, no due date last: for the grid's
+-- default sort, ascending and descending, by workspace and by checklist; covering what the
+-- grid's counts read, so a count of every open task never touches the rows.
+CREATE INDEX tasks_grid_due_asc ON tasks(workspace_id, grid_halted, coalesce(due_at, 9000000000000000), checklist_id, attached_checklist_id, due_at)
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX tasks_grid_due_desc ON tasks(workspace_id, grid_halted, coalesce(due_at, -1), checklist_id, attached_checklist_id, due_at)
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX tasks_grid_checklist ON tasks(checklist_id, grid_halted, due_at, workspace_id)
+  WHERE is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+CREATE INDEX checklists_archived ON checklists(workspace_id) WHERE is_archived = 1;
+CREATE INDEX tasks_grid_closed ON tasks(workspace_id, status, due_at) WHERE status IN ('Complete', 'NotApplicable');
+CREATE INDEX tasks_standalone_ws ON tasks(workspace_id, attached_checklist_id) WHERE checklist_id IS NULL;
+
+-- An older database gains the flag for the checklists it already holds.
+UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+         WHERE s.checklist_id = tasks.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+ WHERE checklist_id IN (SELECT checklist_id FROM tasks WHERE is_stop = 1 AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete');
+
+CREATE TRIGGER tasks_grid_halt_insert AFTER INSERT ON tasks WHEN NEW.checklist_id IS NOT NULL
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id AND (id = NEW.id OR NEW.is_stop = 1);
+END;
+
+CREATE TRIGGER tasks_grid_halt_update AFTER UPDATE OF status, is_stop, position, is_heading ON tasks
+  WHEN NEW.checklist_id IS NOT NULL AND (NEW.is_stop = 1 OR OLD.is_stop = 1 OR NEW.position != OLD.position OR NEW.is_heading != OLD.is_heading)
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete'), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id;
+END;
+
+-- The assignments of open tasks only: "my open work" reads a few thousand rows here
+-- instead of every task ever assigned to the member.
+CREATE TABLE grid_open_assignments (
+  assignee_type TEXT NOT NULL,
+  assignee_id   INTEGER NOT NULL,
+  task_id       INTEGER NOT NULL,
+  PRIMARY KEY (assignee_type, assignee_id, task_id)
+) WITHOUT ROWID;
+CREATE INDEX grid_open_assignments_task ON grid_open_assignments(task_id);
+
+INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+  SELECT a.assignee_type, a.assignee_id, a.task_id FROM task_assignees a JOIN tasks t ON t.id = a.task_id
+   WHERE t.is_heading = 0 AND coalesce(t.status, 'Incomplete') = 'Incomplete';
+
+CREATE TRIGGER grid_assignee_insert AFTER INSERT ON task_assignees
+BEGIN
+  INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+    SELECT NEW.assignee_type, NEW.assignee_id, NEW.task_id FROM tasks
+     WHERE id = NEW.task_id AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete';
+END;
+
+CREATE TRIGGER grid_assignee_delete AFTER DELETE ON task_assignees
+BEGIN
+  DELETE FROM grid_open_assignments WHERE assignee_type = OLD.assignee_type AND assignee_id = OLD.assignee_id AND task_id = OLD.task_id;
+END;
+
+CREATE TRIGGER grid_task_openness AFTER UPDATE OF status, is_heading ON tasks
+BEGIN
+  DELETE FROM grid_open_assignments WHERE task_id = NEW.id;
+  INSERT OR IGNORE INTO grid_open_assignments (assignee_type, assignee_id, task_id)
+    SELECT assignee_type, assignee_id, task_id FROM task_assignees
+     WHERE task_id = NEW.id AND NEW.is_heading = 0 AND coalesce(NEW.status, 'Incomplete') = 'Incomplete';
+END;
+
+CREATE TRIGGER grid_task_delete AFTER DELETE ON tasks
+BEGIN
+  DELETE FROM grid_open_assignments WHERE task_id = OLD.id;
+END;
+
+CREATE INDEX snoozes_member ON snoozes(member_id, until_at);
+CREATE INDEX comments_task_count ON comments(task_id, id);
+
+-- Saved views of the Tasks grid live in saved_views (version 1): `data` holds the view's
+-- definition as JSON; `type` Private, UsersGroups or Team. A member's default view:
+CREATE TABLE my_work_defaults (
+  member_id INTEGER PRIMARY KEY REFERENCES members(id),
+  view_key  TEXT NOT NULL
+);
+CREATE INDEX saved_views_ws ON saved_views(workspace_id, created_by);

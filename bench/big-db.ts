@@ -3,7 +3,7 @@
 // target of issue 3: under 300 MB resident serving 100,000 checklists.
 import { randomUUID } from 'node:crypto';
 import { openDb } from '../src/store/open';
-import { loadFixture } from '../src/store/fixtures';
+import { loadFixture } from '../src/fixtures/load';
 
 export function buildBigDatabase(file: string, count: number): void {
   const db = openDb(file);

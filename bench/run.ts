@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { buildBigDatabase } from './big-db';
+import { dataSetBench } from './data-sets';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -286,6 +287,35 @@ async function seaStartup(runs: number, nodeMs?: number): Promise<Row> {
   return { name: `Single executable: start to first answered request (median of ${runs})`, p50: median, p99: round(times[times.length - 1], 1), target: '< 300 ms', met: median < 300 };
 }
 
+/** Issue 16: the library's startEmulator, in this process, demo fixture, to ready (both regional ports listening). */
+async function libraryStartup(runs: number): Promise<Row> {
+  // The shipped bundle (dist/lib/index.cjs), as an installed package runs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const lib = require(join(ROOT, 'dist', 'lib', 'index.cjs')) as typeof import('../src/library');
+  const measure = async (listen: boolean) => {
+    const times: number[] = [];
+    for (let i = 0; i < runs + 1; i++) {
+      const t = performance.now();
+      const emu = await lib.startEmulator({ listen });
+      const ms = performance.now() - t;
+      if (i > 0) times.push(ms); // the first start also loads and compiles the module
+      await emu.close();
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const sockets = await measure(true);
+  const inProcess = await measure(false);
+  const median = round(sockets[Math.floor(sockets.length / 2)], 1);
+  return {
+    name: `Library startEmulator() in process, demo fixture, to ready (median of ${runs})`,
+    p50: median,
+    p99: round(sockets[sockets.length - 1], 1),
+    note: `listen: false (in-process fetch only): median ${round(inProcess[Math.floor(inProcess.length / 2)], 1)} ms`,
+    target: '< 50 ms',
+    met: median < 50,
+  };
+}
+
 /** Resident memory serving a file database of `count` checklists (issue 3 target: < 300 MB at 100,000). */
 async function bigDatabaseMemory(count: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'wfe-bench-'));
@@ -321,6 +351,70 @@ async function bigDatabaseMemory(count: number): Promise<Row> {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The Tasks grid on a generated workspace (issue 11): `wfe seed --generate`, then pages of
+ * list_my_work walked through their cursors, one request at a time, for a member's own work,
+ * an Administrator's assignee=all, and a filtered sort by due date. Target: p50 < 20 ms.
+ */
+async function myWorkOnGeneratedWorkspace(checklists: number): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-bench-grid-'));
+  const file = join(dir, 'grid.db');
+  const t0 = performance.now();
+  const seeded = spawnSync(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'seed', '--db', file, '--generate', `checklists=${checklists},tasks=20`], {
+    env: { ...process.env, WFE_CLI: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (seeded.status !== 0) throw new Error('wfe seed --generate failed');
+  const built = Math.round((performance.now() - t0) / 1000);
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'serve', '--db', file, '--port-us', '0', '--port-eu', '0', '--standard-budget', '1000000000', '--cheap-budget', '1000000000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, WFE_CLI: '1' },
+  });
+  const rows: Row[] = [];
+  try {
+    const m = await waitFor(child, /US\s+REST (http:\/\/\S+)\/v3/, 'emulator on the generated workspace');
+    const url = m[1];
+    const cases: [string, string, string][] = [
+      ['a member, own work (default arguments)', 'acme-member-key', ''],
+      ['an Administrator, assignee=all', KEY, 'assignee=all'],
+      ['an Administrator, one template, three statuses, sort=dueDateTime:desc', KEY, 'assignee=all&template=5f000000-0000-4000-8000-000000000003&status=Overdue,DueToday,DueInFuture&sort=dueDateTime:desc'],
+    ];
+    for (const [what, key, query] of cases) {
+      const times: number[] = [];
+      let total = 0;
+      for (let pass = 0; pass < 4; pass++) {
+        let after: string | undefined;
+        for (let page = 0; page < 15; page++) {
+          const t = performance.now();
+          const r = await fetch(`${url}/v3/my-work?pageSize=50${query ? `&${query}` : ''}${after ? `&after=${after}` : ''}`, { headers: { 'X-API-KEY': key } });
+          const body = (await r.json()) as { nextCursor?: string; total?: number };
+          if (r.status !== 200) throw new Error(`list_my_work answered ${r.status}: ${JSON.stringify(body)}`);
+          if (pass > 0) times.push(performance.now() - t); // the first pass warms up
+          total = body.total ?? 0;
+          after = body.nextCursor;
+          if (!after) break;
+        }
+      }
+      times.sort((a, b) => a - b);
+      const p50 = round(times[Math.floor(times.length / 2)], 1);
+      rows.push({
+        name: `GET /v3/my-work on ${checklists.toLocaleString('en')} generated checklists (${(checklists * 20).toLocaleString('en')} tasks): ${what}, pages of 50`,
+        p50,
+        p99: round(times[times.length - 1], 1),
+        note: `${times.length} sequential pages, total ${total.toLocaleString('en')}; built in ${built} s`,
+        target: 'p50 < 20 ms',
+        met: p50 < 20,
+      });
+    }
+    const rss = rssMb(child.pid!);
+    rows.push({ name: 'Peak RSS of the emulator serving the generated Tasks grid above', note: `${rss} MB`, target: '< 200 MB', met: rss < 200 });
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
 }
 
 async function main(): Promise<void> {
@@ -399,6 +493,9 @@ async function main(): Promise<void> {
       rows.push(row('GET /v3/members (list stand-in)', await cannon(`${emu.url}/v3/members?pageSize=50`), base, { ratio: 0.5 }));
     }
 
+    // Data Sets (issue 13): bulk create, 5 MB CSV import, filtered sorted view page.
+    rows.push(...(await dataSetBench(emu.url, KEY, emu.child.pid)));
+
     const paced = await cannon(`${emu.url}/v3/auth/test`, { overallRate: 1000, connections: 10 });
     rows.push({ ...row('GET /v3/auth/test paced at 1,000 req/s', paced), target: 'p99 < 5 ms', met: paced.latency.p99 < 5 });
 
@@ -416,7 +513,9 @@ async function main(): Promise<void> {
   rows.push({ name: 'node -e 0 (start-up baseline, median of 9)', p50: nodeMs });
   rows.push(await seaStartup(5, nodeMs));
   rows.push(...cliStartup(nodeMs, 9));
+  rows.push(await libraryStartup(20));
   rows.push(await bigDatabaseMemory(Number(process.env.BENCH_CHECKLISTS ?? 100_000)));
+  rows.push(...(await myWorkOnGeneratedWorkspace(Number(process.env.BENCH_GRID_CHECKLISTS ?? 100_000))));
 
   const result = {
     when: new Date().toISOString(),

@@ -1,10 +1,11 @@
 // wfe: the command line (../shared/EMULATOR.md "Command line").
 // Only commander is loaded up front: each command loads what it runs (the emulator,
-// the MCP SDK) when it runs, so `wfe --version` and `--help` cost little more than
-// node itself (measured in `npm run bench`; docs/architecture.md).
+// the MCP SDK, the fixture loader) when it runs, so `wfe --version` and `--help` cost
+// little more than node itself (measured in `npm run bench`; docs/architecture.md).
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { readAsset } from './assets';
-import { existsSync, readFileSync } from 'node:fs';
+import { fixtureNames } from './fixtures/source';
+import { addFixtureCommands } from './fixtures/commands';
+import { addVersionCommand } from './version';
 import { commands } from './commands';
 
 const env = process.env;
@@ -17,25 +18,6 @@ const port = (v: string) => {
   if (!/^\d+$/.test(v.trim()) || Number(v) > 65535) throw new InvalidArgumentError('a port is a number from 0 to 65535 (0 = any free port).');
   return Number(v);
 };
-
-function fixtureKeys(fixture: string): { key: string; workspace: string; actsAs: string }[] {
-  try {
-    const text = existsSync(fixture) && fixture.endsWith('.json') ? readFileSync(fixture, 'utf8') : readAsset(`fixtures/${fixture}/fixture.json`);
-    const fx = JSON.parse(text);
-    const out: { key: string; workspace: string; actsAs: string }[] = [];
-    for (const ws of fx.workspaces) {
-      for (const k of ws.keys) {
-        const m = ws.members.find((x: { id: number }) => x.id === k.member);
-        const expired = k.expiresOn && Date.parse(`${k.expiresOn}T00:00:00Z`) + 86_400_000 <= Date.now();
-        const state = k.revokedOn ? ' (revoked)' : expired ? ' (expired)' : k.expiresOn ? ` (expires ${k.expiresOn})` : m?.isActive === false ? ' (unavailable)' : '';
-        out.push({ key: k.key, workspace: `${ws.name} (${ws.region})`, actsAs: (m ? `${m.firstName ?? ''} ${m.lastName ?? ''}`.trim() + `, ${m.role}` : 'the workspace') + state });
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  }
-}
 
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
 const budgetOption = (flags: string, what: string, envName: string, fallback: number) =>
@@ -72,7 +54,7 @@ export function buildProgram(): Command {
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
       });
-      if (!o.quiet) printBanner(s.urls, o);
+      if (!o.quiet) await printBanner(s.urls, o);
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
         process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
       }
@@ -124,10 +106,10 @@ export function buildProgram(): Command {
     .command('fixtures')
     .description('List the fixtures built into wfe and their keys.')
     .action(async () => {
-      const { fixtureNames } = await import('./store/fixtures');
+      const { fixtureKeys, keyLine } = await import('./fixtures/keys');
       for (const name of fixtureNames()) {
         process.stdout.write(`${name}\n`);
-        for (const k of fixtureKeys(name)) process.stdout.write(`  ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+        for (const k of fixtureKeys(name)) process.stdout.write(`  ${keyLine(k)}\n`);
       }
     });
 
@@ -135,32 +117,42 @@ export function buildProgram(): Command {
     .command('keys')
     .description("Print a fixture's API keys.")
     .argument('[fixture]', 'fixture name or path', 'demo')
-    .action((fixture: string) => {
-      for (const k of fixtureKeys(fixture)) process.stdout.write(`${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}\n`);
+    .action(async (fixture: string) => {
+      const { fixtureKeys, keyLine } = await import('./fixtures/keys');
+      for (const k of fixtureKeys(fixture)) process.stdout.write(`${keyLine(k)}\n`);
     });
 
+  addFixtureCommands(program);
+  addVersionCommand(program);
   for (const add of commands) add(program);
   return program;
 }
 
-function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
+async function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
   const lines = [
     'Workflow Emulator is running.',
     `  US  REST ${urls.US}/v3   MCP ${urls.US}/mcp`,
     `  EU  REST ${urls.EU}/v3   MCP ${urls.EU}/mcp`,
     `  Legacy API: ${urls.US}/api (either address)   Control: ${urls.US}/_emulator`,
+    `  Web console: ${urls.US}/app (EU: ${urls.EU}/app)`,
     `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
   ];
-  const keys = o.fixture === 'none' ? [] : fixtureKeys(o.fixture);
+  const { fixtureKeys, keyLine } = await import('./fixtures/keys');
+  const keys = fixtureKeys(o.fixture);
   if (keys.length) {
     lines.push('  Keys (X-API-KEY):');
-    for (const k of keys) lines.push(`    ${k.key.padEnd(24)} ${k.workspace.padEnd(22)} ${k.actsAs}`);
+    for (const k of keys) lines.push(`    ${keyLine(k)}`);
   }
   lines.push('  Ctrl+C to stop.');
   process.stdout.write(lines.join('\n') + '\n');
 }
 
 if (require.main === module || (process.argv[1] ?? '').match(/wfe(\.c?js)?$/) || process.env.WFE_CLI === '1') {
+  // `wfe fixture schema | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   buildProgram()
     .parseAsync(process.argv)
     .catch((e) => {

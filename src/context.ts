@@ -18,6 +18,8 @@ export interface Actor {
 export interface DomainHooks {
   /** Called inside the write transaction that caused the event. */
   event?: (ctx: Ctx, eventType: string, subject: Record<string, unknown>) => void;
+  /** The upgrade worker (src/upgrades/install.ts): its queue delay, and a wake-up after queueing. */
+  upgrades?: { delayMs: number; queued(): void };
 }
 
 /** Everything a handler may use. Handlers never see a Request. */

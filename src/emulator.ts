@@ -9,15 +9,19 @@ import { mcpCatalog, type McpCatalog } from './operations/mcp-catalog';
 import type { Operation } from './operations/define';
 import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
-import { loadFixture, type FixtureName } from './store/fixtures';
+import { loadFixture, type FixtureSource } from './fixtures/load';
+import { fixtureLabel } from './fixtures/source';
 import type { WebhookOptions } from './webhooks/options';
+import type { UpgradeOptions } from './upgrades/options';
 import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
+import { FaultList } from './faults/list';
 
 export interface EmulatorOptions {
   db?: string;
-  fixture?: FixtureName;
+  /** A built-in name, 'none', a directory or fixture.json path, or a fixture object (docs/fixtures.md). */
+  fixture?: FixtureSource;
   standardBudget?: number;
   cheapBudget?: number;
   clock?: Clock;
@@ -29,6 +33,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
+  /** Upgrade worker settings (docs/upgrades.md). */
+  upgrades?: UpgradeOptions;
   /** Check every answer against the operation's declared contract (the test suite turns it on). */
   contractCheck?: boolean;
   /** MCP resources, resource templates and prompts to serve (default: src/operations/mcp-catalog.ts). */
@@ -47,7 +53,7 @@ export class Emulator {
   readonly throttle = new KeyThrottle();
   readonly baseUrls: Record<Region, string>;
   readonly hooks: DomainHooks = {};
-  readonly fixture: FixtureName;
+  readonly fixture: FixtureSource;
   readonly maxBodyBytes: number;
   /** Functions run when the emulator closes (background workers register here). */
   readonly closers: (() => void | Promise<void>)[] = [];
@@ -56,6 +62,8 @@ export class Emulator {
   idempotency?: IdempotencyStore;
   /** The last requests, for GET /_emulator/journal (platform/journal.ts). */
   readonly journal = new RequestJournal();
+  /** Injected faults (src/faults, /_emulator/faults): none unless asked for; reset clears them. */
+  readonly faults = new FaultList();
   /** The contract self-check (src/contract/check.ts), when asked for. */
   readonly contract?: ContractChecker;
 
@@ -68,7 +76,14 @@ export class Emulator {
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';
     const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
-    if (fresh && this.fixture !== 'none') loadFixture(this.db, this.fixture, this.clock.now());
+    if (fresh && this.fixture !== 'none') {
+      try {
+        loadFixture(this.db, this.fixture, this.clock.now());
+      } catch (e) {
+        this.db.close();
+        throw e;
+      }
+    }
     this.keys = new KeyResolver(this.db);
     this.limiter = new RateLimiter({
       standard: options.standardBudget ?? 1000,
@@ -81,6 +96,11 @@ export class Emulator {
     this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     installPlatform(this);
+  }
+
+  /** The fixture's name for people: a built-in name, a path, or an object's `name`. */
+  get fixtureName(): string {
+    return fixtureLabel(this.fixture);
   }
 
   async close(): Promise<void> {

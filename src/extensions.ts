@@ -3,19 +3,27 @@
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
+import { installUpgrades } from './upgrades/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
+import { installConsole } from './console/install';
+import { faultRoutes } from './faults/routes';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
 export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
+  (emu, ext) => void installUpgrades(emu, ext),
   installLegacy,
   installControl,
+  // Injected faults: /_emulator/faults (docs/faults.md).
+  (_emu, ext) => ext.emulator.push(faultRoutes),
   // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
   // Schedules: the worker that starts due runs on the emulator clock.
   (emu) => void installSchedules(emu),
+  // The web console: /app pages (the `url` of every resource) and its change feed.
+  installConsole,
 ];

@@ -6,6 +6,7 @@ import { runCampaign, report } from './fuzz/campaign';
 import { digest } from './fuzz/digest';
 import { startTestServer, KEYS } from './helpers/server';
 import { Emulator } from '../src/emulator';
+import { legacyRoutes } from '../src/legacy/routes';
 
 const seed = Number(process.env.FUZZ_SEED ?? 7);
 const count = Number(process.env.FUZZ_CI_COUNT ?? 2500);
@@ -32,6 +33,7 @@ test('4.1, 7: bad input over every operation, tool and legacy route: no 5xx, no 
       assert.ok(r.perTarget[op.id], `operation ${op.id} was never tried\n${text}`);
       if (op.tool) assert.ok(r.perTarget[`mcp:${op.tool}`], `tool ${op.tool} was never tried`);
     }
+    for (const lr of legacyRoutes) assert.ok(r.perTarget[`legacy:${lr.method} ${lr.path}`], `legacy route ${lr.method} ${lr.path} was never tried`);
   } finally {
     await s.close();
   }

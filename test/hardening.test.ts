@@ -110,7 +110,7 @@ test('binding: 127.0.0.1 by default; a warning on stderr when bound elsewhere wi
       p.stderr.on('data', (d) => (err += d));
       p.on('close', () => resolve({ out, err }));
       p.on('error', reject);
-      setTimeout(() => p.kill('SIGKILL'), 20_000);
+      setTimeout(() => p.kill("SIGKILL"), 60_000); // four tsx start-ups at once: slow on a loaded machine
     });
   const [dflt, open, tokened, off] = await Promise.all([
     run([]),

@@ -249,6 +249,10 @@ test('4.6 stdio: without SVC_API_KEY every tool call is refused MISSING_API_KEY;
     assert.equal(r.isError, true);
     assert.equal(r.body.error.code, 'MISSING_API_KEY');
     assert.match(r.text, /^MISSING_API_KEY: .* requestId: req_[0-9a-f]{32}$/);
+    // Over stdio there is no header to send: the message names where the key goes.
+    assert.match(r.body.error.message, /SVC_API_KEY/);
+    assert.match(r.body.error.message, /--key/);
+    assert.doesNotMatch(r.body.error.message, /X-API-KEY/);
   } finally {
     await none.close();
   }

@@ -101,7 +101,7 @@ test('store: --db FILE uses WAL and survives a restart; the fixture is seeded on
     assert.equal((await second.api(KEYS.admin, 'GET', '/v3/members/104')).body.name, 'Renamed Noperm');
     assert.equal((await second.api(KEYS.admin, 'GET', '/v3/groups/399')).body.name, 'Added Later');
     const fresh = openDb();
-    const { loadFixture } = await import('../src/store/fixtures');
+    const { loadFixture } = await import('../src/fixtures/load');
     loadFixture(fresh, 'demo', Date.now());
     assert.deepEqual(counts(second.emu.db), counts(fresh), 'not seeded a second time');
     fresh.close();

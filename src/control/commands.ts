@@ -1,19 +1,18 @@
 // `wfe seed`, `wfe export`, `wfe import`: the control routes' database operations
 // for a file database, without a running server (EMULATOR.md "Command line").
-// The database code is loaded when a command runs, not when `wfe` starts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { Db } from '../store/open';
+import { openDb } from '../store/open';
+import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
 import { ApiError } from '../errors';
+import { generateWorkspace, parseGenerateSpec } from '../store/generate';
+import { progressBar } from '../store/progress';
 
 const fail = (message: string): never => {
   throw new Error(message);
 };
 
-const database = () => import('../platform/database');
-
-async function withDb<T>(file: string, fn: (db: Db) => T): Promise<T> {
-  const { openDb } = await import('../store/open');
+function withDb<T>(file: string, fn: (db: ReturnType<typeof openDb>) => T): T {
   const db = openDb(file);
   try {
     return fn(db);
@@ -33,14 +32,23 @@ export function addDatabaseCommands(program: Command): void {
     .addOption(new Option('--db <file>', 'SQLite file to create or reseed').default(env.WFE_DB).makeOptionMandatory())
     .addOption(new Option('--fixture <name|path|none>', 'fixture to load').default(env.WFE_FIXTURE ?? 'demo'))
     .addOption(new Option('--force', 'wipe every row of an existing database first'))
-    .action(async (o: { db: string; fixture: string; force?: boolean }) => {
-      const { resetToFixture } = await database();
-      await withDb(o.db, (db) => {
+    .addOption(
+      new Option('--generate <spec>', 'add a large generated workspace to the demo fixture, e.g. checklists=100000,tasks=20 (also members, groups, templates, standalone)'),
+    )
+    .action((o: { db: string; fixture: string; force?: boolean; generate?: string }) => {
+      const spec = o.generate === undefined ? undefined : parseGenerateSpec(o.generate);
+      const started = Date.now();
+      withDb(o.db, (db) => {
         const used = (db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n > 0;
         if (used && !o.force) fail(`${o.db} already holds data. Add --force to wipe it and seed '${o.fixture}' again.`);
         resetToFixture(db, o.fixture, Date.now());
+        if (spec) generateWorkspace(db, spec, Date.now(), progressBar(process.stderr, 'checklists'));
       });
-      process.stderr.write(`Seeded ${o.db} with the '${o.fixture}' fixture.\n`);
+      process.stderr.write(
+        spec
+          ? `Seeded ${o.db} with the '${o.fixture}' fixture and ${spec.checklists.toLocaleString('en')} generated checklists of ${spec.tasks} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`
+          : `Seeded ${o.db} with the '${o.fixture}' fixture.\n`,
+      );
     });
 
   program
@@ -48,10 +56,9 @@ export function addDatabaseCommands(program: Command): void {
     .description('Write a database file as one self-contained SQLite file (what GET /_emulator/export answers).')
     .addOption(new Option('--db <file>', 'SQLite file to read').default(env.WFE_DB).makeOptionMandatory())
     .argument('<out>', 'file to write')
-    .action(async (out: string, o: { db: string }) => {
+    .action((out: string, o: { db: string }) => {
       if (!existsSync(o.db)) fail(`No database file at ${o.db}.`);
-      const { exportDatabase } = await database();
-      const bytes = await withDb(o.db, exportDatabase);
+      const bytes = withDb(o.db, exportDatabase);
       writeFileSync(out, bytes);
       process.stderr.write(`Exported ${o.db} to ${out} (${bytes.length} bytes).\n`);
     });
@@ -61,10 +68,9 @@ export function addDatabaseCommands(program: Command): void {
     .description('Replace the data of a database file with an exported one (what POST /_emulator/import does).')
     .addOption(new Option('--db <file>', 'SQLite file to write (created if missing)').default(env.WFE_DB).makeOptionMandatory())
     .argument('<in>', 'exported SQLite file to read')
-    .action(async (input: string, o: { db: string }) => {
+    .action((input: string, o: { db: string }) => {
       if (!existsSync(input)) fail(`No file at ${input}.`);
-      const { importDatabase } = await database();
-      const r = await withDb(o.db, (db) => importDatabase(db, readFileSync(input)));
+      const r = withDb(o.db, (db) => importDatabase(db, readFileSync(input)));
       process.stderr.write(`Imported ${input} into ${o.db}: ${r.rows} rows in ${r.tables} tables.\n`);
     });
 }

@@ -13,6 +13,8 @@ import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
 import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
 import { readBodyBytes } from '../transports/http/body';
+import { setDefaultView } from '../domain/mywork/defaults';
+import { FixtureError } from '../fixtures/errors';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -34,6 +36,14 @@ const advanceBody = z
 
 /** Each emulator's fixture image (platform/database.ts), made by its first reset at a frozen instant. */
 const images = new WeakMap<Emulator, FixtureImage>();
+
+const defaultViewBody = z
+  .object({
+    memberId: z.number({ error: 'must be a member id (integer)' }).int({ error: 'must be a member id (integer)' }).min(1, { error: 'must be 1 or more' }),
+    viewKey: z.string({ error: 'must be a view key, or null for the Open tasks core view' }).nullable(),
+  })
+  .strict();
+
 const startedAt = new WeakMap<Emulator, number>();
 
 /** Parses an ISO 8601 date-time (no offset = UTC, spec v3 4.1 rule 6). */
@@ -84,18 +94,32 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
         now: iso(emu.clock.now()),
         uptimeSeconds: Math.round((Date.now() - (startedAt.get(emu) ?? Date.now())) / 1000),
         schemaVersion: schemaVersion(),
-        fixture: emu.fixture,
+        fixture: emu.fixtureName,
         database: emu.options.db && emu.options.db !== ':memory:' ? 'file' : 'memory',
         operations: emu.ops.length,
       }),
   },
   '/_emulator/reset': {
     POST: (_req, emu) => {
-      let image = images.get(emu);
-      if (!image) images.set(emu, (image = new FixtureImage()));
-      image.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
+      try {
+        let image = images.get(emu);
+        if (!image) images.set(emu, (image = new FixtureImage()));
+        image.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
+      } catch (e) {
+        // An edited fixture directory that no longer loads: refused, the data stays as it was.
+        if (e instanceof FixtureError) throw new ApiError(409, 'CONFLICT', `${e.message}. Nothing was reset.`, { issues: e.issues });
+        throw e;
+      }
+      emu.faults.clear();
       emu.limiter.clear();
-      return ok({ status: 'reset', fixture: emu.fixture, now: iso(emu.clock.now()) });
+      return ok({ status: 'reset', fixture: emu.fixtureName, now: iso(emu.clock.now()) });
+    },
+  },
+  // A member's default Tasks grid view (saved view isDefault): the app's choice, with no v3 route.
+  '/_emulator/my-work/default-view': {
+    PUT: async (req, emu) => {
+      const b = await body(req, emu, defaultViewBody);
+      return ok(emu.db.transaction(() => setDefaultView(emu.db, b.memberId, b.viewKey))());
     },
   },
   '/_emulator/clock': {

@@ -13,6 +13,8 @@ export interface LegacyRequest {
   contentType: string | null;
   /** The body's bytes as sent (within the size limit): multipart uploads read these. */
   rawBody: Buffer;
+  /** Path parameters of a route whose path has `:name` segments (e.g. /api/data-sets/:dataSetId), decoded. */
+  params?: Record<string, string>;
 }
 
 export class LegacyReply {
@@ -25,7 +27,7 @@ export class LegacyReply {
 
 export interface LegacyRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Exact path, matched case-insensitively (e.g. /api/web-hook/subscribe). */
+  /** Path matched case-insensitively (e.g. /api/web-hook/subscribe); a `:name` segment matches one segment and lands in `req.params`. */
   path: string;
   /** Needs X-API-VERSION: 2.0 (legacy spec 9). */
   v2?: boolean;
@@ -39,3 +41,36 @@ export const defineLegacyRoute = (r: LegacyRoute): LegacyRoute => r;
 
 /** Legacy error bodies: `{ error: <message> }` (legacy spec 7). */
 export const legacyError = (status: number, message: string, extras: Record<string, unknown> = {}) => new LegacyReply(status, { error: message, ...extras });
+
+/**
+ * The routes declared on a request path and the chosen one with its parameters. Literal
+ * paths win over parameterised ones (DELETE /api/data-sets/x/records/bulk is bulk delete,
+ * not the record "bulk"). `candidates` false: no route has this path (404 elsewhere).
+ */
+export function matchLegacyRoute(routes: LegacyRoute[], method: string, pathname: string): { candidates: boolean; route?: LegacyRoute; params: Record<string, string> } {
+  const segs = pathname.replace(/\/+$/, '').split('/');
+  let candidates = false;
+  let best: { route: LegacyRoute; params: Record<string, string>; literal: number } | undefined;
+  for (const r of routes) {
+    const pat = r.path.split('/');
+    if (pat.length !== segs.length) continue;
+    const params: Record<string, string> = {};
+    let literal = 0;
+    let ok = true;
+    for (let i = 0; i < pat.length && ok; i++) {
+      if (pat[i].startsWith(':')) {
+        try {
+          params[pat[i].slice(1)] = decodeURIComponent(segs[i]);
+        } catch {
+          params[pat[i].slice(1)] = segs[i];
+        }
+        ok = segs[i] !== '';
+      } else if (pat[i].toLowerCase() === segs[i].toLowerCase()) literal++;
+      else ok = false;
+    }
+    if (!ok) continue;
+    candidates = true;
+    if (r.method === method && (!best || literal > best.literal)) best = { route: r, params, literal };
+  }
+  return { candidates, route: best?.route, params: best?.params ?? {} };
+}

@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
 import { readBodyBytes } from '../transports/http/body';
-import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
+import { LegacyReply, legacyError, matchLegacyRoute, type LegacyRequest, type LegacyRoute } from './define';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -88,10 +88,10 @@ function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Respons
 export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
   return async (req, info, emu: Emulator) => {
     const url = new URL(req.url);
-    const path = url.pathname.replace(/\/+$/, '').toLowerCase();
-    const candidates = routes.filter((r) => r.path.toLowerCase() === path);
-    if (candidates.length === 0) return undefined; // another area's legacy handler may answer
-    const route = candidates.find((r) => r.method === req.method);
+    // [datasets, issue 13] paths may hold :name segments (matchLegacyRoute in define.ts); literal paths win.
+    const match = matchLegacyRoute(routes, req.method, url.pathname);
+    if (!match.candidates) return undefined; // another area's legacy handler may answer
+    const route = match.route;
     if (!route) return reply(legacyError(405, `${req.method} is not allowed on ${url.pathname}.`), info.requestId);
     const answer = await runCall(
       emu,
@@ -103,7 +103,7 @@ export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
           if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
           if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${route.path} needs X-API-VERSION: 2.0.`);
           const { body, rawBody } = await readBody(req, maxBytes);
-          const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody };
+          const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody, params: match.params };
           return { request };
         },
       },

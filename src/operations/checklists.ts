@@ -3,8 +3,9 @@
 // Shapes the spec does not show are designed in docs/checklists.md.
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
-import { cursor, guid, memberIdParam, pageSizeStrict, positiveInt, queryBool, search, sortArg } from './schemas';
-import { instantInput } from '../domain/checklists/instant';
+import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
+import { tagNames } from './shapes/tasks';
+import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, tagList, tagName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -13,35 +14,35 @@ import { getShare, setShare } from '../domain/checklists/share';
 import { addChecklistTags, listChecklistTags, removeChecklistTag } from '../domain/checklists/tags';
 import { listAttachedTasks } from '../domain/standalone/attached';
 
-const checklistKey = () => guid('a checklist key (GUID)');
+const checklistKey = () => guid('a checklist key (GUID)').describe('The checklist key (GUID)');
+const TAG = 'Checklists';
+const NO_TOOL = 'The spec names MCP tools only for the task and template routes of 4.3 and 4.4 (4.6 rule 7); checklists are reached over MCP through get_task, list_checklist_tasks and the Tasks grid tools.';
 const checklistName = () =>
   z
     .string({ error: 'must be a string' })
     .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
     .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
 const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
-export const tagName = () =>
-  z
-    .string({ error: 'must be a string' })
-    .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-    .refine((s) => s.trim().length <= 100, { error: 'must be at most 100 characters' });
-export const tagList = () => z.array(tagName(), { error: 'must be an array of tag names' }).min(1, { error: 'must name at least one tag' }).max(50, { error: 'must name at most 50 tags' });
 
 const listFilters = {
-  templateKey: guid('a template key (GUID)').optional(),
+  templateKey: guid('a template key (GUID)').optional().describe('Only checklists of this template (GUID); a key naming no template of the workspace is 404 TEMPLATE_NOT_FOUND'),
   search: search().describe('case-insensitive substring of the checklist name'),
   tag: tagName().optional().describe('a tag name (case-insensitive): only checklists carrying it'),
-  createdBy: memberIdParam().optional().describe('member id of the creator'),
+  createdBy: intId().optional().describe('member id of the creator'),
   includeArchived: queryBool().describe('include archived checklists; only `true` switches it on'),
   isArchived: queryBool().describe('true: only archived checklists; false: only active ones (overrides includeArchived)'),
   sort: sortArg([...SORT_FIELDS]).describe(`one of ${SORT_FIELDS.join(', ')}, optionally with :asc or :desc; default createdDateTime:desc`),
-  after: cursor(),
-  pageSize: pageSizeStrict(),
+  after: cursor().describe("The previous page's nextCursor; send every other argument unchanged with it"),
+  pageSize: pageSizeStrict().describe('1 to 100, default 50'),
 };
 
 export const checklistOperations = [
   defineOperation({
     id: 'listChecklists',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklistPage,
+    refusals: ['404 TEMPLATE_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists',
     summary: 'List checklists',
@@ -54,6 +55,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'searchChecklists',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklistPage,
+    refusals: ['404 TEMPLATE_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/search',
     summary: 'Search checklists by field values',
@@ -68,18 +73,30 @@ export const checklistOperations = [
         .array(
           z.object(
             {
-              fieldKey: guid('a field key (GUID)').optional(),
-              fieldName: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }).optional(),
-              operator: z.enum(SEARCH_OPERATORS, { error: `must be one of ${SEARCH_OPERATORS.join(', ')}` }).optional(),
-              value: z.union([z.string(), z.number(), z.boolean()], { error: 'must be a string, number or boolean' }).optional(),
+              fieldKey: guid('a field key (GUID)').optional().describe('The field key (GUID); or fieldName'),
+              fieldName: z
+                .string({ error: 'must be a string' })
+                .min(1, { error: 'must not be empty' })
+                .max(200, { error: 'must be at most 200 characters' })
+                .optional()
+                .describe("The field's label (case-insensitive; every field of that name is tried); or fieldKey"),
+              operator: z
+                .enum(SEARCH_OPERATORS, { error: `must be one of ${SEARCH_OPERATORS.join(', ')}` })
+                .optional()
+                .describe(`One of ${SEARCH_OPERATORS.join(', ')}; default is. Comparisons ignore letter case`),
+              value: z
+                .union([z.string(), z.number(), z.boolean()], { error: 'must be a string, number or boolean' })
+                .optional()
+                .describe('What to compare with; required by every operator except isEmpty and isNotEmpty, which refuse it'),
             },
             { error: 'must be an object {fieldKey or fieldName, operator?, value?}' },
           ),
           { error: 'must be an array of field conditions' },
         )
         .min(1, { error: 'must hold at least one field condition' })
-        .max(20, { error: 'must hold at most 20 field conditions' }),
-      match: z.enum(['all', 'any'], { error: 'must be all or any' }).optional(),
+        .max(20, { error: 'must hold at most 20 field conditions' })
+        .describe('1 to 20 conditions on field answers, each naming exactly one of fieldKey or fieldName'),
+      match: z.enum(['all', 'any'], { error: 'must be all or any' }).optional().describe('all (default): every condition holds; any: at least one'),
     },
     budget: 'standard',
     annotations: READ,
@@ -87,17 +104,24 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'createChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '409 CONFLICT'],
     method: 'POST',
     path: '/v3/checklists',
     summary: 'Start a checklist from a template',
     description:
       'Needs Checklist.Creator and permission to run the template (a workspace key needs neither). `parameters` pre-fill fields, named by the template\'s parameter names, field keys or field names. Refused (409) from an archived template. Send an Idempotency-Key to make a retry safe.',
     input: {
-      templateKey: guid('a template key (GUID)'),
-      name: checklistName(),
-      version: positiveInt('a template version').optional(),
-      dueDateTime: instantInput().optional(),
-      parameters: z.record(z.string(), z.unknown(), { error: 'must be an object of field values' }).optional(),
+      templateKey: guid('a template key (GUID)').describe('The template to run (GUID)'),
+      name: checklistName().describe('Checklist name, 1 to 255 characters (trimmed)'),
+      version: positiveInt('a template version').optional().describe('The template version to run; default the latest'),
+      dueDateTime: instant().optional().describe("The checklist's due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC"),
+      parameters: z
+        .record(z.string(), z.unknown(), { error: 'must be an object of field values' })
+        .optional()
+        .describe("Field values to pre-fill, named by the template's parameter names, field keys or field names; each validated like answering the field; null leaves it empty"),
     },
     budget: 'standard',
     annotations: CREATE,
@@ -106,9 +130,14 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'getChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey',
     summary: 'Get a checklist',
+    description: 'The checklist resource. Refused (403) when the acting member may not open the checklist.',
     input: { checklistKey: checklistKey() },
     budget: 'standard',
     annotations: READ,
@@ -116,14 +145,18 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'updateChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'PATCH',
     path: '/v3/checklists/:checklistKey',
     summary: 'Rename a checklist or change its due date',
     description: 'A value sets, null clears (dueDateTime only), an omitted property is unchanged.',
     input: {
       checklistKey: checklistKey(),
-      name: checklistName().nullable().optional(),
-      dueDateTime: instantInput().nullable().optional(),
+      name: checklistName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     },
     budget: 'standard',
     annotations: SET,
@@ -131,6 +164,9 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'deleteChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey',
     summary: 'Delete a checklist permanently',
@@ -143,6 +179,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'archiveChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Archive a checklist',
@@ -154,6 +194,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'unarchiveChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Unarchive a checklist',
@@ -165,9 +209,14 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'getChecklistShare',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Read whether a checklist is shared by link',
+    description: 'Answers {isShared, shareUrl} (shareUrl only while shared). Anyone who may open the checklist.',
     input: { checklistKey: checklistKey() },
     budget: 'standard',
     annotations: READ,
@@ -175,6 +224,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'shareChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'PUT',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Share a checklist by link',
@@ -186,6 +239,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'unshareChecklist',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Stop sharing a checklist by link',
@@ -197,9 +254,14 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'listChecklistTags',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tags',
     summary: "List a checklist's tags",
+    description: "Answers {tags}: the checklist's own tags, in name order.",
     input: { checklistKey: checklistKey() },
     budget: 'standard',
     annotations: READ,
@@ -207,22 +269,30 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'addChecklistTags',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Tag a checklist',
     description: 'Body {"tags": ["name", ...]}. A tag is created on first use; a name differing only in letter case uses the existing tag. Answers the checklist\'s tags.',
-    input: { checklistKey: checklistKey(), tags: tagList() },
+    input: { checklistKey: checklistKey(), tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters') },
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => addChecklistTags(ctx, input.checklistKey, input.tags),
   }),
   defineOperation({
     id: 'removeChecklistTag',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Untag a checklist',
     description: 'Query `name`. A tag taken off its last carrier is removed. Answers the checklist\'s tags.',
-    input: { checklistKey: checklistKey(), name: tagName() },
+    input: { checklistKey: checklistKey(), name: tagName().describe('The tag to take off (case-insensitive)') },
     query: ['name'],
     budget: 'standard',
     annotations: REMOVE,
@@ -230,6 +300,10 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'listAttachedTasks',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: attachedTaskList,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/attached-tasks',
     summary: 'List the standalone tasks attached to a checklist',

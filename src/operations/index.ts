@@ -9,18 +9,24 @@ import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';
 import { taskOperations } from './tasks';
+import { upgradeOperations } from './upgrades';
 import { scheduleOperations } from './schedules';
+import { dataSetOperations } from './data-sets';
+import { myWorkOperations } from './my-work';
 
 export const operations: Operation[] = [
   ...peopleOperations,
   ...templateOperations,
+  ...upgradeOperations,
   ...draftOperations,
   ...schemaOperations,
   ...checklistOperations,
   ...standaloneOperations,
   ...taskOperations,
+  ...myWorkOperations,
   ...webhookOperations,
   ...scheduleOperations,
+  ...dataSetOperations,
 ];
 
 const ids = new Set<string>();

@@ -59,3 +59,7 @@ export const cursor = () =>
 export const sortArg = (fields: string[]) =>
   z.string({ error: 'must be a sort expression' }).optional().describe(`one of ${fields.join(', ')}, optionally with :asc or :desc`);
 export const search = () => z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('case-insensitive substring');
+
+/** Tags to apply (EMULATOR.md: `{"tags": ["name", ...]}` on a checklist, task or standalone task): 1 to 50 names. */
+export const tagList = () =>
+  z.array(tagName(), { error: 'must be an array of tag names' }).min(1, { error: 'must name at least one tag' }).max(50, { error: 'must name at most 50 tags' });

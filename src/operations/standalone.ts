@@ -1,12 +1,12 @@
 // Standalone tasks at /v3/tasks/{taskKey} (spec v3 2.1, 4.3 intro, 4.7, 5.5, 5.9, 5.10): raise,
 // read, change, delete, attach and detach. The suffix routes shared with checklist tasks
-// (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks.ts).
+// (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks/).
 // The spec names no MCP tool for these routes, so they get none (docs/checklists.md).
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
-import { guid } from './schemas';
-import { tagList } from './checklists';
-import { instantInput } from '../domain/checklists/instant';
+import { guid, instant, tagList } from './schemas';
+import { standaloneDetail } from './shapes/tasks';
+import { namingEntry } from './tasks/naming';
 import {
   attachStandaloneTask,
   createStandaloneTask,
@@ -16,39 +16,39 @@ import {
   patchStandaloneTask,
 } from '../domain/standalone/tasks';
 
-const taskKey = () => guid('a task key (GUID)');
+const taskKey = () => guid('a task key (GUID)').describe('The standalone task key (GUID)');
+const TAG = 'Standalone tasks';
+const NO_TOOL = 'The spec names MCP tools only for checklist task and template routes (4.3, 4.4, 4.6 rule 7); standalone tasks are REST only.';
 const taskName = () =>
   z
     .string({ error: 'must be a string' })
     .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
     .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
 const description = () => z.string({ error: 'must be a string' }).max(10_000, { error: 'must be at most 10,000 characters' });
-const namingEntry = () =>
-  z.object(
-    {
-      type: z.string({ error: 'must be TeamMember or Group' }).optional(),
-      id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).optional(),
-      name: z.string({ error: 'must be a string' }).optional(),
-    },
-    { error: 'must be {type, id} or {name}' },
-  );
-
 export const standaloneOperations = [
   defineOperation({
     id: 'createStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: standaloneDetail,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '409 CONFLICT'],
     method: 'POST',
     path: '/v3/tasks',
     summary: 'Raise a standalone task',
     description:
       'Needs Task.Creator (a workspace key needs none). `checklistKey` attaches it at once (Task.Attacher and run permission on the checklist\'s template). A workspace key may not send `assignees` or `dueDateTime` (assigning and dating are done by a person, 5.8).',
     input: {
-      name: taskName(),
-      description: description().optional(),
-      dueDateTime: instantInput().optional(),
-      assignees: z.array(namingEntry(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 assignees' }).optional(),
-      isAssignedExclusively: z.boolean({ error: 'must be true or false' }).optional(),
-      tags: tagList().optional(),
-      checklistKey: guid('a checklist key (GUID)').optional(),
+      name: taskName().describe('Task name, 1 to 255 characters (trimmed)'),
+      description: description().optional().describe('Task description, at most 10,000 characters'),
+      dueDateTime: instant().optional().describe('Due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC. Not for a workspace key'),
+      assignees: z
+        .array(namingEntry(), { error: 'must be an array of {type, id} or {name}' })
+        .max(100, { error: 'must name at most 100 assignees' })
+        .optional()
+        .describe('Assignees: {type, id} or {name} each (2.4). Not for a workspace key'),
+      isAssignedExclusively: z.boolean({ error: 'must be true or false' }).optional().describe('Only assignees (and Administrators) may complete, reassign or re-date'),
+      tags: tagList().optional().describe('Tag names, 1 to 50, each 1 to 100 characters'),
+      checklistKey: guid('a checklist key (GUID)').optional().describe('A checklist to attach the task to at once (GUID)'),
     },
     budget: 'standard',
     annotations: CREATE,
@@ -57,6 +57,10 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'getStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: standaloneDetail,
+    refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     method: 'GET',
     path: '/v3/tasks/:taskKey',
     summary: 'Get a standalone task',
@@ -68,15 +72,19 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'updateStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: standaloneDetail,
+    refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     method: 'PATCH',
     path: '/v3/tasks/:taskKey',
     summary: 'Change a standalone task',
     description: 'name, description, dueDateTime: a value sets, null clears (description, dueDateTime), omitted is unchanged. Needs Task.Creator; a workspace key changes only the tasks it raised.',
     input: {
       taskKey: taskKey(),
-      name: taskName().nullable().optional(),
-      description: description().nullable().optional(),
-      dueDateTime: instantInput().nullable().optional(),
+      name: taskName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      description: description().nullable().optional().describe('New description; null clears'),
+      dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
     },
     budget: 'standard',
     annotations: SET,
@@ -84,6 +92,9 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'deleteStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/tasks/:taskKey',
     summary: 'Delete a standalone task permanently',
@@ -96,18 +107,26 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'attachStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: standaloneDetail,
+    refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND', '404 CHECKLIST_NOT_FOUND', '409 CONFLICT'],
     method: 'PUT',
     path: '/v3/tasks/:taskKey/attachment',
     summary: 'Attach a standalone task to a checklist',
     description:
       'Body {"checklistKey"}. Needs Task.Attacher and run permission on the checklist\'s template; refused (409) when the template does not allow attached tasks, for every key. Attaching to another checklist moves the task. Answers the task detail.',
-    input: { taskKey: taskKey(), checklistKey: guid('a checklist key (GUID)') },
+    input: { taskKey: taskKey(), checklistKey: guid('a checklist key (GUID)').describe('The checklist to attach the task to (GUID)') },
     budget: 'standard',
     annotations: SET,
     handler: (ctx, input) => attachStandaloneTask(ctx, input.taskKey, input.checklistKey),
   }),
   defineOperation({
     id: 'detachStandaloneTask',
+    tag: TAG,
+    noTool: NO_TOOL,
+    output: standaloneDetail,
+    refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/tasks/:taskKey/attachment',
     summary: 'Detach a standalone task from its checklist',

@@ -2,13 +2,14 @@
 // `wfe seed|export|import` commands. Rows are replaced inside the same database
 // (never a new connection), so every prepared statement the emulator holds stays valid.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
-import { loadFixture, type FixtureName } from '../store/fixtures';
+import { loadFixture, type FixtureSource } from '../fixtures/load';
+import { fixtureNames } from '../fixtures/source';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -30,7 +31,7 @@ function deleteAll(db: Db, tables: string[]): void {
 }
 
 /** Wipes every row and loads the fixture again, in one transaction (POST /_emulator/reset, `wfe seed`). */
-export function resetToFixture(db: Db, fixture: FixtureName, now: number): void {
+export function resetToFixture(db: Db, fixture: FixtureSource, now: number): void {
   const tables = dataTables(db);
   db.transaction(() => {
     deleteAll(db, tables);
@@ -50,10 +51,17 @@ export function resetToFixture(db: Db, fixture: FixtureName, now: number): void 
  */
 export class FixtureImage {
   private at: number | undefined;
-  private fixture: FixtureName | undefined;
+  private fixture: string | undefined;
   private columns = new Map<string, string>();
 
-  reset(db: Db, fixture: FixtureName, now: number, frozen: boolean): void {
+  reset(db: Db, fixture: FixtureSource, now: number, frozen: boolean): void {
+    // Only a built-in fixture (embedded, never edited): a directory or object may change between resets.
+    const builtIn = typeof fixture === 'string' && fixtureNames().includes(fixture) && !existsSync(fixture);
+    if (!builtIn) {
+      this.at = undefined;
+      resetToFixture(db, fixture, now);
+      return;
+    }
     if (this.at === now && this.fixture === fixture && attached(db)) {
       this.restore(db);
       return;
@@ -63,7 +71,7 @@ export class FixtureImage {
     else this.at = undefined;
   }
 
-  private capture(db: Db, fixture: FixtureName, now: number): void {
+  private capture(db: Db, fixture: string, now: number): void {
     if (!attached(db)) db.prepare(`ATTACH DATABASE ':memory:' AS ${IMAGE}`).run();
     this.columns.clear();
     db.transaction(() => {

@@ -12,12 +12,15 @@ export interface JournalEntry {
   requestId: string;
   durationMs: number;
   region: 'US' | 'EU';
+  /** Set when an injected fault (src/faults) answered, delayed or dropped the call. */
+  fault?: { rule: string; kind: 'status' | 'delay' | 'drop' };
 }
 
 /** Filled in while a request runs; the pipeline sets keyName once the key is known. */
 export interface JournalMark {
   keyName?: string;
   requestId?: string;
+  fault?: JournalEntry['fault'];
 }
 
 /** As kept in memory: the time stays a number until someone reads the journal. */
@@ -82,6 +85,7 @@ export function withJournal(emu: { journal: RequestJournal; clock: { now(): numb
       requestId: mark.requestId ?? res.headers.get('x-request-id') ?? '',
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       region,
+      ...(mark.fault ? { fault: mark.fault } : {}),
     });
     return res;
   };

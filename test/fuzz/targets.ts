@@ -18,6 +18,8 @@ export interface Target {
   schema: Record<string, any>;
   pathNames: string[];
   queryNames: string[];
+  /** Legacy routes: the names that travel in the JSON body (the rest go in the query). */
+  bodyNames?: string[];
 }
 
 /** Query parameters the legacy routes read (legacy spec 4); the table has no schema. */
@@ -36,6 +38,42 @@ const LEGACY_QUERY: Record<string, Record<string, unknown>> = {
   pageSize: { type: 'integer', minimum: 1, maximum: 10 },
   pageNumber: { type: 'integer', minimum: 1 },
   force: { type: 'boolean' },
+  createIfNotExists: { type: 'boolean' },
+  tag: { type: 'string' },
+  checklistId: { type: 'integer' },
+  taskId: { type: 'integer' },
+  isShared: { type: 'boolean' },
+  assigneeId: { type: 'integer' },
+  assigneeType: { type: 'integer', enum: [1, 2] },
+  includeTeamMemberGroups: { type: 'boolean' },
+  includeCompletedTasks: { type: 'boolean' },
+  name: { type: 'string' },
+  tagKey: { type: 'string' },
+  nameContains: { type: 'string' },
+  contentType: { type: 'string', enum: ['ALL', 'ALLINPUT', 'ShortText', 'DropDown', 'FileUpload', 'Text', 'Signature'] },
+  periodStartDate: { type: 'string', enum: ['2026-01-01', '2026-03-01', '2030-01-01', '2026-13-01'] },
+  periodEndDate: { type: 'string', enum: ['2026-12-31', '2025-01-01', 'today'] },
+};
+
+const int = { type: 'integer' };
+const guid = { type: 'string' };
+const bool = { type: 'boolean' };
+const str = { type: 'string' };
+const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', properties, required });
+const tagAssignment = obj({ tagKey: guid, assignmentKey: guid, assignmentType: { type: 'integer', enum: [1, 3] }, parentKey: guid }, ['tagKey', 'assignmentKey', 'assignmentType']);
+
+/** JSON bodies of the legacy routes that take one (legacy spec 4.1-4.3), by `METHOD path`. */
+const LEGACY_BODY: Record<string, Record<string, unknown>> = {
+  'POST /api/checklist/create-many': obj({ templateKey: guid, checklistNames: { type: 'array', items: str, minItems: 1 } }),
+  'POST /api/checklist/create-with-parameters': obj({ templateKey: guid, checklistName: str, parameters: { type: 'array', items: obj({ parameterName: str, parameterValue: str }) } }, ['templateKey', 'checklistName']),
+  'DELETE /api/checklist/delete-many': obj({ checklistIds: { type: 'array', items: int }, templateKeys: { type: 'array', items: guid }, checklistStatus: { type: 'string', enum: ['ALL', 'INPROGRESS', 'COMPLETE', 'SCHEDULED', 'DONE'] } }, []),
+  'PUT /api/task/status': obj({ taskId: int, status: { type: 'string', enum: ['Complete', 'Incomplete', 'NotApplicable', 'Done'] }, modifiedByUserID: int }),
+  'PUT /api/task/assignments': obj({ taskId: int, assignees: { type: 'array', items: obj({ assigneeId: int, assigneeType: { type: 'integer', enum: [1, 2] } }) }, isAssignedExclusively: bool }),
+  'POST /api/task/assign-by-name': obj({ taskId: int, assigneeNames: { type: 'array', items: { type: 'string', enum: ['Mia Member', 'Operations', 'ada@acme.test', 'Alex Kim', 'nobody'] } }, isAssignedExclusively: bool, deleteExistingAssignees: bool }),
+  'POST /api/task/comment': obj({ taskId: int, commentHtml: str, createdByUserID: int }),
+  'PUT /api/task/update-task-content': obj({ taskContentID: int, contentID: int, key: guid, contentType: { type: 'string', enum: ['ShortText', 'LongText', 'DropDown', 'MultiChoice', 'Date', 'FileUpload', 'Text', 'Signature'] }, name: str, value: {} }),
+  'POST /api/tag/assignment': tagAssignment,
+  'DELETE /api/tag/assignment': tagAssignment,
 };
 
 export function buildTargets(ops: Operation[], legacyRoutes: LegacyRoute[]): Target[] {
@@ -47,6 +85,7 @@ export function buildTargets(ops: Operation[], legacyRoutes: LegacyRoute[]): Tar
     if (op.tool) out.push({ id: `mcp:${op.tool}`, kind: 'mcp', ...base });
   }
   for (const r of legacyRoutes) {
+    const body = LEGACY_BODY[`${r.method} ${r.path}`] as { properties: Record<string, unknown>; required: string[] } | undefined;
     out.push({
       id: `legacy:${r.method} ${r.path}`,
       kind: 'legacy',
@@ -54,9 +93,10 @@ export function buildTargets(ops: Operation[], legacyRoutes: LegacyRoute[]): Tar
       path: r.path,
       write: r.method !== 'GET',
       legacy: r,
-      schema: { type: 'object', properties: LEGACY_QUERY },
+      schema: body ? { type: 'object', properties: { ...body.properties }, required: body.required } : { type: 'object', properties: LEGACY_QUERY },
       pathNames: [],
-      queryNames: Object.keys(LEGACY_QUERY),
+      queryNames: body ? [] : Object.keys(LEGACY_QUERY),
+      bodyNames: body ? Object.keys(body.properties) : undefined,
     });
   }
   return out;

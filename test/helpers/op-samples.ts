@@ -129,6 +129,15 @@ export const opSamples: Record<string, OpSample> = {
     },
     refusal: { args: { key: DEMO.onboarding, document: { name: 'Parity', tasks: [{ name: 'x', id: NOWHERE }] } } },
   },
+  // ── upgrades (4.4): a read, and an upgrade that queues nothing (harmless to repeat) ──
+  listChecklistUpgrades: {
+    ok: { key: KEYS.member, args: { key: DEMO.onboarding, version: 1, pageSize: 1 } },
+    refusal: { args: { key: DEMO.onboarding, version: 9 } },
+  },
+  upgradeChecklists: {
+    ok: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.johnRoe, DEMO.archivedOnboarding, DEMO.johnRoe] } },
+    refusal: { args: { key: DEMO.onboarding, checklistKeys: [DEMO.janeDoe], all: true } },
+  },
   listTemplateVersions: {
     ok: { key: KEYS.member, args: { key: DEMO.onboarding } },
     refusal: { args: { key: NOWHERE } },
@@ -269,5 +278,43 @@ export const opSamples: Record<string, OpSample> = {
   getTaskActivity: {
     ok: { args: { ...task, pageSize: 2 } },
     refusal: { args: { ...task, after: 'not-a-cursor' } },
+  },
+  // Tasks grid (test/my-work*.test.ts). Mia's snooze samples are harmless to repeat; the views
+  // the samples create are Private views nobody else lists (listMyWorkViews reads as Nora).
+  listMyWork: {
+    ok: { key: KEYS.member, args: { status: 'all', sort: 'name:asc', pageSize: 5 } },
+    refusal: { key: KEYS.member, args: { status: 'Bogus' } },
+  },
+  snoozeTasks: {
+    ok: { key: KEYS.member, args: { snoozedUntil: '2099-01-01T09:00:00Z', tasks: [{ taskKey: DEMO.tasks.collectDetails, checklistKey: DEMO.janeDoe }] } },
+    refusal: { key: KEYS.member, args: { snoozedUntil: '2001-01-01T00:00:00Z', tasks: [{ taskKey: DEMO.tasks.collectDetails, checklistKey: DEMO.janeDoe }] } },
+  },
+  endSnoozeTasks: {
+    ok: { key: KEYS.member, args: { tasks: [{ taskKey: DEMO.tasks.collectDetails, checklistKey: DEMO.janeDoe }] } },
+    refusal: { key: KEYS.member, args: { tasks: [{ taskKey: NOWHERE, checklistKey: DEMO.janeDoe }] } },
+  },
+  listMyWorkViews: {
+    ok: { key: KEYS.noperm, args: {} },
+    refusal: noSchemaRefusal,
+  },
+  createMyWorkView: {
+    ok: { key: KEYS.member, args: { name: 'Parity view', statuses: ['Overdue'] }, normalize: without('key') },
+    refusal: { key: KEYS.member, args: { name: 'Parity view', type: 'Core' } },
+  },
+  updateMyWorkView: {
+    ok: {
+      args: { name: 'Parity view, replaced', sort: 'name:desc' },
+      setup: async (rest) => ({ viewKey: (await rest('POST', '/v3/my-work/views', { name: 'Parity view to replace' })).key }),
+      normalize: without('key'),
+    },
+    refusal: { args: { viewKey: '70000000-0000-4000-8000-000000000001', name: 'Core views are never written' } },
+  },
+  deleteMyWorkView: {
+    ok: {
+      args: {},
+      setup: async (rest) => ({ viewKey: (await rest('POST', '/v3/my-work/views', { name: 'Parity view to delete' })).key }),
+      setupEachCall: true,
+    },
+    refusal: { args: { viewKey: NOWHERE } },
   },
 };

@@ -9,6 +9,7 @@ import { findChecklist } from './lookup';
 import { hasRight } from './rights';
 import { resolveParameters, startChecklist } from './start';
 import { checklistView } from './view';
+import { startLinkedChecklists } from '../upgrades/linked';
 
 export interface CreateChecklistInput {
   templateKey: string;
@@ -82,6 +83,12 @@ export function createChecklist(ctx: Ctx, input: CreateChecklistInput) {
     dueAt: input.dueDateTime ?? null,
     values: checked,
   });
+  // Kept for upgrades: a later version may bind a field to one of them (valueFrom, docs/upgrades.md).
+  if (input.parameters && Object.keys(input.parameters).length) {
+    ctx.db.prepare('UPDATE checklists SET parameters = ? WHERE id = ?').run(JSON.stringify(input.parameters), id);
+  }
   ctx.hooks.event?.(ctx, 'new_checklist', { checklistId: id });
+  // Linked Checklist fields start their child checklists now (docs/upgrades.md "Linked checklists").
+  startLinkedChecklists(ctx, id);
   return checklistView(ctx, findChecklist(ctx, key));
 }

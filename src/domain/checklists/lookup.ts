@@ -24,6 +24,8 @@ export interface ChecklistRow {
   share_token: string | null;
   schedule_id: number | null;
   rebuilding: number;
+  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
+  parameters?: string | null;
 }
 
 /** The checklist `key` of the acting workspace, or 404 CHECKLIST_NOT_FOUND. The key is a GUID (checked by the op schema). */

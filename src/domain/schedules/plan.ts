@@ -4,6 +4,7 @@
 // counted from the run's instant). When the run's instant passes on the emulator clock
 // that checklist starts: `InProgress`, started at the run's instant, `new_checklist`
 // fired. Every step runs inside the caller's transaction, so a run starts exactly once.
+import { startLinkedChecklists } from '../upgrades/linked';
 import type { Ctx } from '../../context';
 import type { Db } from '../../store/open';
 import { parseStoredDocument } from '../templates/document';
@@ -136,6 +137,8 @@ export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
     db.prepare("UPDATE schedule_runs SET status = 'Started', started_at = ?, checklist_id = ? WHERE id = ?").run(at, checklistId, run.id);
     // 6.3: new_checklist fires once per checklist started, a schedule's included.
     ctx.hooks.event?.(ctx, 'new_checklist', { checklistId });
+    // A started checklist starts the children of its Linked Checklist controls (docs/upgrades.md).
+    startLinkedChecklists(ctx, checklistId);
   }
   materialize(db, s.id);
   ensureScheduledChecklist(db, s.id, now);

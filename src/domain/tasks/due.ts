@@ -2,11 +2,9 @@
 // checklist starts (checklists/start.ts) and as their anchors change (a task's completion, a
 // Date field's answer), unless set by hand; set and cleared by hand through .../due-date.
 import type { Ctx } from '../../context';
-import { validationError } from '../../errors';
 import { actorName, formatInZone, recordActivity } from '../activity';
 import type { DocTask, TemplateDocument } from '../templates/document';
 import { assertCanAssignOrDate } from '../access/checklists';
-import { parseInstant } from './field-values';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';
 import { taskView } from './views';
@@ -60,15 +58,8 @@ export function readDueDate(ctx: Ctx, t: TaskTarget) {
   return { dueDateTime: t.task.due_at === null ? undefined : new Date(t.task.due_at).toISOString() };
 }
 
-/** PUT .../due-date {dueDateTime}: sets by hand (rules no longer move it). Answers the task. */
-export function setDueDate(ctx: Ctx, t: TaskTarget, dueDateTime: string) {
-  const ms = parseInstant(dueDateTime);
-  if (ms === null) {
-    throw validationError(
-      'dueDateTime must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z or 2026-03-02T10:00:00+01:00 (offsets up to ±18:00; no offset means UTC).',
-      'dueDateTime',
-    );
-  }
+/** PUT .../due-date {dueDateTime} (already an instant: the operation's input schema parsed it): sets by hand (rules no longer move it). Answers the task. */
+export function setDueDate(ctx: Ctx, t: TaskTarget, ms: number) {
   assertTaskReadable(ctx, t);
   refuseHeading(t, 'A heading has no due date.');
   assertCanAssignOrDate(ctx, t.task);

@@ -1,11 +1,10 @@
 // Records a field linked to a Data Set may be answered with (spec v3 2.5 "A linked field is
 // answered with a record of the linked view"). The template document names the Data Set, its
-// view and display field; the view's filters (legacy operators eq, neq, contains, ...) apply.
+// view and display field; the view's filters and sorts apply as in the Data Set API.
 import type { Ctx } from '../../context';
 import type { DocField } from '../templates/document';
-
-// Reused: localeCompare with options builds a collator per call.
-const numericCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+import { allRecords } from '../datasets/query';
+import type { FieldRow } from '../datasets/rows';
 
 export interface LinkedRecord {
   key: string;
@@ -42,46 +41,12 @@ export function linkedRecords(ctx: Ctx, f: DocField): LinkedRecord[] {
       'SELECT filters, sorts FROM data_set_views WHERE data_set_id = ? AND (key = ? COLLATE NOCASE OR name = ? COLLATE NOCASE)',
     )
     .get(ds.id, link.viewKey ?? '', link.view ?? '');
-  let records = ctx.db
-    .prepare<[number], { key: string; vals: string }>('SELECT key, vals FROM data_set_records WHERE data_set_id = ? ORDER BY position, id')
-    .all(ds.id)
-    .map((r) => ({ key: r.key, vals: JSON.parse(r.vals) as Record<string, unknown> }));
-  if (view) {
-    const filters = JSON.parse(view.filters) as { fieldId: string; operator: string; value?: string }[];
-    records = records.filter((r) => filters.every((flt) => viewFilterHolds(flt.operator, r.vals[flt.fieldId], flt.value)));
-    const sorts = (JSON.parse(view.sorts) as { fieldId: string; direction?: string; position?: number }[]).sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
-    if (sorts.length) {
-      records.sort((a, b) => {
-        for (const s of sorts) {
-          const c = numericCollator.compare(String(a.vals[s.fieldId] ?? ''), String(b.vals[s.fieldId] ?? ''));
-          if (c) return s.direction === 'desc' ? -c : c;
-        }
-        return 0;
-      });
-    }
-  }
-  return records.map((r) => ({ key: r.key, text: display ? String(r.vals[display.key] ?? '') : '' }));
-}
-
-function viewFilterHolds(op: string, raw: unknown, value = ''): boolean {
-  const v = raw === null || raw === undefined ? '' : String(raw).toLowerCase();
-  const w = value.toLowerCase();
-  const num = (s: string) => (s.trim() !== '' && !Number.isNaN(Number(s)) ? Number(s) : NaN);
-  const cmp = () => (!Number.isNaN(num(v)) && !Number.isNaN(num(w)) ? num(v) - num(w) : v.localeCompare(w));
-  switch (op) {
-    case 'eq': return v === w;
-    case 'neq': return v !== w;
-    case 'contains': return v.includes(w);
-    case 'not_contains': return !v.includes(w);
-    case 'starts_with': return v.startsWith(w);
-    case 'ends_with': return v.endsWith(w);
-    case 'gt': return v !== '' && cmp() > 0;
-    case 'gte': return v !== '' && cmp() >= 0;
-    case 'lt': return v !== '' && cmp() < 0;
-    case 'lte': return v !== '' && cmp() <= 0;
-    case 'is_empty': return v === '';
-    case 'is_not_empty': return v !== '';
-    case 'in': return w.split(',').map((s) => s.trim()).includes(v);
-    default: return true;
-  }
+  // The view's filters and sorts are the Data Set store's own (src/domain/datasets/query.ts), so a
+  // linked field offers exactly what GET .../records?viewId= lists.
+  const spec = view ? { filters: JSON.parse(view.filters), sorts: JSON.parse(view.sorts) } : { filters: [], sorts: [] };
+  const allFields = ctx.db.prepare<[number], FieldRow>('SELECT * FROM data_set_fields WHERE data_set_id = ? ORDER BY position, id').all(ds.id);
+  return allRecords(ctx, ds.id, allFields, spec).map((r) => {
+    const vals = JSON.parse(r.vals) as Record<string, unknown>;
+    return { key: r.key, text: display ? String(vals[display.key] ?? '') : '' };
+  });
 }

@@ -9,6 +9,7 @@ import { findByName } from '../people/naming';
 import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from './schema';
 import { ViolationList, type PathPart, type ValidationResult } from './violations';
 import { dataSetFields, findDataSet, findField, findView } from './datasets';
+import { wasViewRemoved } from '../datasets/views';
 import { operatorInfo, operatorsFor } from '../schema/operators';
 import type { TemplateDocument } from './document';
 import { ID_KINDS, type IdKind, type KnownIds } from './ids';
@@ -397,7 +398,10 @@ function checkDataSet(link: Record<string, J>, type: string, dp: PathPart[], opt
   if (!ds) return void list.error([...dp, 'name'], 'data_set_not_found', `No Data Set is named ${JSON.stringify(name)}.`, 'Data Sets are named as in the Data Sets list (GET /v3/data-sets).');
   if (link.view === undefined || typeof link.view === 'string') {
     const view = findView(opts.db, ds.id, str(link.view));
-    if (!view) list.error([...dp, 'view'], 'data_set_view_not_found', `Data Set ${JSON.stringify(ds.name)} has no view named ${JSON.stringify(link.view)}.`);
+    // A view deleted (or renamed) after templates linked it is allowed (legacy spec 4.8): a warning, not an error.
+    if (!view && typeof link.view === 'string' && wasViewRemoved(opts.db, ds.id, link.view)) {
+      list.warn([...dp, 'view'], 'data_set_link_removed', `Data Set ${JSON.stringify(ds.name)} no longer has the view ${JSON.stringify(link.view)} this field shows: it was deleted or renamed.`, 'Link the field to another view of the Data Set.');
+    } else if (!view) list.error([...dp, 'view'], 'data_set_view_not_found', `Data Set ${JSON.stringify(ds.name)} has no view named ${JSON.stringify(link.view)}.`);
   }
   const fields = dataSetFields(opts.db, ds.id);
   if (typeof link.displayField === 'string' && type !== 'Table' && !findField(fields, link.displayField)) {

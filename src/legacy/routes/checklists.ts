@@ -7,34 +7,16 @@
 // in create-many creates nothing. The legacy checklist object is "not shown"
 // (legacy spec 2): designed in docs/legacy.md.
 import type { Ctx } from '../../context';
-import { iso } from '../../clock';
 import { isGuid } from '../../ids';
-import { checklistUrl } from '../../domain/urls';
 import { createChecklist } from '../../domain/checklists/create';
-import { checklistTemplateRef, findChecklist } from '../../domain/checklists/lookup';
+import { findChecklist } from '../../domain/checklists/lookup';
+import { legacyChecklist } from '../shapes';
 import { defineLegacyRoute } from '../define';
 import { bad, bodyObject, guidParam, param, prop } from '../params';
 
 /** Most checklists one create-many call may start (designed; docs/legacy.md). */
 export const MAX_CREATE_MANY = 100;
 const MAX_NAME = 255;
-
-/** The legacy checklist object (designed: docs/legacy.md). */
-export function legacyChecklist(ctx: Ctx, key: string) {
-  const row = findChecklist(ctx, key);
-  const t = checklistTemplateRef(ctx, row);
-  return {
-    id: row.id,
-    key: row.key,
-    name: row.name,
-    status: row.status,
-    url: checklistUrl(ctx, row.key),
-    templateKey: t.key,
-    templateName: t.name,
-    templateVersion: row.template_version,
-    createdDateTime: iso(row.created_at),
-  };
-}
 
 function checkName(v: unknown, what: string): string {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) throw bad(`${what} is required.`);
@@ -50,7 +32,9 @@ function checkTemplateKey(v: unknown): string {
 }
 
 const start = (ctx: Ctx, templateKey: string, name: string, parameters?: Record<string, unknown>) =>
-  legacyChecklist(ctx, createChecklist(ctx, { templateKey, name, parameters }).key);
+  legacyChecklist(ctx, findChecklist(ctx, createChecklist(ctx, { templateKey, name, parameters }).key));
+
+export const checkChecklistName = (v: unknown) => checkName(v, 'checklistName');
 
 export function createLegacy(ctx: Ctx, q: URLSearchParams) {
   const templateKey = checkTemplateKey(guidParam(q, 'templateKey'));

@@ -10,6 +10,7 @@ import { errorResponse, json, requestIdFrom } from './respond';
 import { openApiDocument } from '../../openapi';
 import { adminGate } from '../../control/gate';
 import { withJournal, type JournalMark } from '../../platform/journal';
+import { injectFault } from '../../faults/inject';
 
 export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
@@ -60,6 +61,11 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
     };
     const path = url.pathname;
     try {
+      // Injected faults (src/faults): only when a rule exists; may delay, answer or drop.
+      if (emu.faults.size > 0 && !path.startsWith('/_emulator')) {
+        const injected = await injectFault(emu, req, path, info);
+        if (injected) return injected;
+      }
       if (path === '/v3/openapi.json') {
         if (req.method !== 'GET') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET.`, {}, { Allow: 'GET' });
         openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));

@@ -4,7 +4,8 @@
 // docs/architecture.md "Measured performance decisions"). It runs the same
 // pipeline (runCall) and writes the same bytes as the fetch path in app.ts.
 // Anything it is not sure of (an unusual request target or Host, no matching
-// route, HEAD/OPTIONS, /v3/openapi.json) it declines, and the fetch path answers.
+// route, HEAD/OPTIONS, /v3/openapi.json, any fault rule set) it declines, and the fetch
+// path answers.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'itty-router';
 import type { Emulator } from '../../emulator';
@@ -105,6 +106,8 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
   }
 
   return (req, res) => {
+    // Fault rules (src/faults) are matched on the fetch path, before routing.
+    if (emu.faults.size > 0) return false;
     const target = req.url ?? '';
     if (!PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return false;
     const host = req.headers.host;
@@ -131,6 +134,6 @@ function write(res: ServerResponse, p: Parts): void {
     res.end();
     return;
   }
-  res.writeHead(p.status, { ...p.headers, 'Content-Length': String(Buffer.byteLength(p.body)) });
+  res.writeHead(p.status, { ...p.headers, 'Content-Length': String(typeof p.body === 'string' ? Buffer.byteLength(p.body) : p.body.byteLength) });
   res.end(p.body);
 }

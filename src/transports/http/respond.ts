@@ -2,6 +2,7 @@
 // (spec v3 2.2): the replacer drops nulls that a handler let through.
 import { ApiError, errorBody, toApiError } from '../../errors';
 import { randomUUID } from 'node:crypto';
+import { RawBody } from '../../operations/raw-body';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,128}$/;
@@ -18,12 +19,14 @@ export const stripNulls = (_k: string, v: unknown) => (v === null ? undefined : 
 export interface Parts {
   status: number;
   headers: Record<string, string>;
-  /** null: no body (204). */
-  body: string | null;
+  /** null: no body (204); bytes: a non-JSON body (RawBody). */
+  body: string | Uint8Array | null;
 }
 
 export function jsonParts(status: number, body: unknown, headers: Record<string, string>): Parts {
   if (status === 204 || body === undefined) return { status, headers, body: null };
+  // [datasets, issue 13] a non-JSON body (CSV export) is written as its bytes with its own type.
+  if (body instanceof RawBody) return { status, headers: { 'Content-Type': body.contentType, ...headers }, body: new Uint8Array(body.bytes) };
   return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(body, stripNulls) };
 }
 
@@ -33,7 +36,7 @@ export function errorParts(err: unknown, requestId: string, headers: Record<stri
   return { status: e.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...e.headers, 'X-Request-Id': requestId }, body: JSON.stringify(errorBody(e, requestId)) };
 }
 
-const toResponse = (p: Parts) => new Response(p.body, { status: p.status, headers: p.headers });
+const toResponse = (p: Parts) => new Response(p.body as BodyInit | null, { status: p.status, headers: p.headers });
 
 export function json(status: number, body: unknown, headers: Record<string, string>): Response {
   return toResponse(jsonParts(status, body, headers));

@@ -13,6 +13,7 @@ import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
 import { createNodeRest } from './native';
 import { errorResponse, requestIdFrom } from './respond';
+import { isDropped } from '../../faults/inject';
 
 export interface ListenOptions {
   host?: string;
@@ -79,7 +80,12 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
       return getRequestListener(
         // Headers are read from the IncomingMessage: touching req.headers makes the adapter's
         // lightweight Request build a full undici Request (measured: most of our per-request cost).
-        (req: Request, env: { incoming: Pick<IncomingMessage, 'socket' | 'headers'> }) => fetch(req, env.incoming.socket.remoteAddress ?? 'unknown', env.incoming.headers),
+        (req: Request, env: { incoming: Pick<IncomingMessage, 'socket' | 'headers'> }) => {
+          const faults = emu.faults.size > 0;
+          const res = fetch(req, env.incoming.socket.remoteAddress ?? 'unknown', env.incoming.headers);
+          // An injected drop (src/faults): close the connection instead of answering.
+          return !faults ? res : res.then((r) => (isDropped(r) ? (env.incoming.socket.destroy(), r) : r));
+        },
         {
           // HTTP/1.0 clients may send no Host; the emulator does not route by host.
           hostname: 'localhost',

@@ -1,0 +1,143 @@
+// Checklists: the list (progress, filters) and one checklist with its tasks in order
+// (headings, halted and hidden tasks flagged, overdue by the emulator's clock), the
+// selected task beside it, and the standalone tasks attached to it.
+import { useState } from 'preact/hooks';
+import { html } from '../html';
+import { v3, enc, appPath } from '../api';
+import { useApi } from '../hooks';
+import { Loaded, Badge, Time, Wide, isOverdue } from '../parts';
+import { useLive, emulatorNow } from '../live';
+import { TaskPanel } from './task';
+
+const STATUSES = ['', 'InProgress', 'Complete', 'Scheduled'];
+
+export function Progress({ counts }: { counts?: { total: number; complete: number; notApplicable: number } }) {
+  if (!counts) return null;
+  const done = counts.complete + counts.notApplicable;
+  return html`<span class="progress"><progress max=${Math.max(counts.total, 1)} value=${done} aria-label=${`${done} of ${counts.total} tasks done`}></progress> ${done}/${counts.total}</span>`;
+}
+
+export function ChecklistList({ query }: { query: URLSearchParams }) {
+  const [status, setStatus] = useState(query.get('status') ?? '');
+  const [search, setSearch] = useState(query.get('search') ?? '');
+  const [archived, setArchived] = useState(false);
+  const [template, setTemplate] = useState(query.get('templateKey') ?? '');
+  const [applied, setApplied] = useState({ status, search, archived, template });
+  const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
+  const qs = new URLSearchParams({ pageSize: '100', sort: 'name' });
+  if (applied.status) qs.set('status', applied.status);
+  if (applied.search) qs.set('search', applied.search);
+  if (applied.archived) qs.set('includeArchived', 'true');
+  if (applied.template) qs.set('templateKey', applied.template);
+  const { answer } = useApi(() => v3('GET', `/v3/checklists?${qs}`), [qs.toString()]);
+  return html`<h1>Checklists</h1>
+    <form
+      class="filters"
+      aria-label="Filter checklists"
+      onSubmit=${(e: Event) => {
+        e.preventDefault();
+        setApplied({ status, search, archived, template });
+      }}
+    >
+      <label>Status <select value=${status} onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value)}>${STATUSES.map((s) => html`<option value=${s}>${s || 'any'}</option>`)}</select></label>
+      ${templates.answer?.ok && html`<label>Template <select value=${template} onChange=${(e: Event) => setTemplate((e.target as HTMLSelectElement).value)}>
+        <option value="">any</option>
+        ${templates.answer.body.items.map((t: any) => html`<option value=${t.key}>${t.name}</option>`)}
+      </select></label>`}
+      <label>Search <input type="search" value=${search} onInput=${(e: Event) => setSearch((e.target as HTMLInputElement).value)} /></label>
+      <label class="check"><input type="checkbox" checked=${archived} onChange=${(e: Event) => setArchived((e.target as HTMLInputElement).checked)} /> include archived</label>
+      <button type="submit">Apply</button>
+    </form>
+    <${Loaded} answer=${answer} what="GET /v3/checklists">
+      ${(body: any) => html`<p class="muted">${body.total} checklist${body.total === 1 ? '' : 's'}${body.hasMore ? ' (first 100 shown)' : ''}</p>
+        <${Wide} label="Checklists">
+          <table>
+            <thead><tr><th scope="col">Name</th><th scope="col">Template</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Created</th></tr></thead>
+            <tbody>
+              ${body.items.map(
+                (c: any) => html`<tr>
+                  <td><a href=${appPath(c.url)}>${c.name}</a>${c.isArchived ? html` <${Badge} kind="muted">archived<//>` : ''}</td>
+                  <td>${c.template?.name} v${c.version}</td>
+                  <td><${Badge} kind=${c.status}>${c.status}<//></td>
+                  <td><${Progress} counts=${c.taskCounts} /></td>
+                  <td><${Time} value=${c.createdDateTime} /></td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+        <//>`}
+    <//>`;
+}
+
+function statusOf(t: any, now: number) {
+  if (t.isHeading) return null;
+  const out = [html`<${Badge} kind=${t.status}>${t.status === 'NotApplicable' ? 'Not applicable' : t.status}<//>`];
+  if (isOverdue(t, now)) out.push(html` <${Badge} kind="Overdue">Overdue<//>`);
+  if (t.isCurrentlyHalted) out.push(html` <${Badge} kind="halted">Halted<//>`);
+  if (t.isCurrentlyHidden) out.push(html` <${Badge} kind="muted">Hidden by a condition<//>`);
+  return out;
+}
+
+/** Keys of the stop tasks, from the template document of the checklist's version (the task resources do not say). */
+function useStopTasks(checklist: any): Set<string> {
+  const key = checklist?.ok ? checklist.body.template?.key : undefined;
+  const version = checklist?.ok ? checklist.body.version : undefined;
+  const { answer } = useApi(() => (key ? v3('GET', `/v3/templates/${enc(key)}/document?version=${version}`) : Promise.resolve({ ok: false, status: 0, body: undefined })), [key, version], 'none');
+  const out = new Set<string>();
+  if (answer?.ok) for (const t of answer.body?.tasks ?? []) if (t.isStop && typeof t.id === 'string') out.add(t.id.toLowerCase());
+  return out;
+}
+
+export function TaskRows({ tasks, checklistKey, selected, now, stops }: { tasks: any[]; checklistKey: string; selected?: string; now: number; stops?: Set<string> }) {
+  return html`<ol class="tasks">
+    ${tasks.map((t) =>
+      t.isHeading
+        ? html`<li class="heading" key=${t.key}><h3>${t.name}</h3></li>`
+        : html`<li key=${t.key} class=${`task${t.key === selected ? ' selected' : ''}${t.isCurrentlyHidden ? ' hidden-task' : ''}`} data-task=${t.key}>
+            <a href=${`/app/checklists/${enc(checklistKey)}/tasks/${enc(t.key)}`} aria-current=${t.key === selected ? 'true' : undefined}>${t.name}</a>
+            <span class="task-meta">${statusOf(t, now)}${stops?.has(t.key.toLowerCase()) ? html` <${Badge} kind="stop">Stop task<//>` : ''} ${t.dueDateTime && html`<span class="muted">due <${Time} value=${t.dueDateTime} /></span>`}</span>
+          </li>`,
+    )}
+  </ol>`;
+}
+
+export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string; taskKey?: string }) {
+  const { live } = useLive();
+  const now = emulatorNow(live);
+  const path = `/v3/checklists/${enc(checklistKey)}`;
+  const checklist = useApi(() => v3('GET', path), [path]);
+  const tasks = useApi(() => v3('GET', `${path}/tasks`), [path]);
+  const attached = useApi(() => v3('GET', `${path}/attached-tasks`), [path]);
+  const stops = useStopTasks(checklist.answer);
+  return html`<${Loaded} answer=${checklist.answer} what=${`GET ${path}`}>
+    ${(c: any) => html`<div class="crumbs"><a href="/app/checklists">Checklists</a> › <span>${c.name}</span></div>
+      <h1>${c.name}</h1>
+      <p class="summary">
+        <${Badge} kind=${c.status} testid="checklist-status">${c.status}<//> <${Progress} counts=${c.taskCounts} />
+        <span> · template</span> <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
+        ${c.dueDateTime && html` · due <${Time} value=${c.dueDateTime} />`}
+        ${c.isArchived && html` · <${Badge} kind="muted">archived<//>`}
+        ${(c.tags ?? []).length > 0 && html` · tags ${c.tags.join(', ')}`}
+      </p>
+      <div class="split">
+        <section class="task-list" aria-labelledby="tasks-h">
+          <h2 id="tasks-h">Tasks</h2>
+          <${Loaded} answer=${tasks.answer} what="tasks">${(b: any) => html`<${TaskRows} tasks=${b.tasks} checklistKey=${checklistKey} selected=${taskKey} now=${now} stops=${stops} />`}<//>
+          <h2>Attached standalone tasks</h2>
+          <${Loaded} answer=${attached.answer} what="attached tasks">
+            ${(b: any) => {
+              const items = b.items ?? b.tasks ?? [];
+              return items.length === 0
+                ? html`<p class="muted">None.</p>`
+                : html`<ul class="tasks">${items.map((t: any) => html`<li class="task"><a href=${appPath(t.url) === '#' ? `/app/tasks/${enc(t.key)}` : appPath(t.url)}>${t.name}</a> <span class="task-meta">${statusOf(t, now)}</span></li>`)}</ul>`;
+            }}
+          <//>
+        </section>
+        <section class="task-detail" aria-label="Selected task">
+          ${taskKey
+            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} />`
+            : html`<p class="muted">Choose a task to see its fields, assignees, due date and comments.</p>`}
+        </section>
+      </div>`}
+  <//>`;
+}

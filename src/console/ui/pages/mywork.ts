@@ -1,0 +1,101 @@
+// My work: the Tasks grid (GET /v3/my-work, spec v3 4.5/4.6, work item of 2.6) with its
+// saved views (applied as list_my_work arguments, 4.6 last rule) and snoozes.
+import { useState } from 'preact/hooks';
+import { html } from '../html';
+import { v3, appPath } from '../api';
+import { useApi } from '../hooks';
+import { useAction } from '../action';
+import { Loaded, Refusal, Badge, Time, Wide, names } from '../parts';
+
+const STATUSES = ['Incomplete', 'DueToday', 'Overdue', 'DueInFuture', 'Halted', 'Snoozed', 'Complete', 'NotApplicable'];
+const SORTS = ['dueDateTime:asc', 'dueDateTime:desc', 'name:asc', 'name:desc', 'checklistName:asc', 'templateName:asc', 'commentCount:desc'];
+
+/** A saved view as list_my_work arguments (search and sorts the list does not take are left out). */
+export function viewQuery(v: any): Record<string, string> {
+  const q: Record<string, string> = {};
+  if (Array.isArray(v.statuses) && v.statuses.length) q.status = v.statuses.join(',');
+  if (!v.allTemplates && Array.isArray(v.templates) && v.templates.length) q.template = v.templates.map((t: any) => (typeof t === 'string' ? t : t.key)).join(',');
+  if (v.allAssignees) q.assignee = 'all';
+  else {
+    const a = (v.assignees ?? []).map((x: any) => `${x.type}:${x.id}`);
+    if (v.includeUnassigned) a.push(a.length ? 'unassigned' : 'me,unassigned');
+    if (a.length) q.assignee = a.join(',');
+  }
+  if (v.includeStandalone === false) q.includeStandalone = 'false';
+  if (typeof v.sort === 'string' && !/^(status|assignees|tags)/.test(v.sort)) q.sort = v.sort;
+  return q;
+}
+
+export function MyWorkPage() {
+  const [statuses, setStatuses] = useState<string[]>([]);
+  const [assignee, setAssignee] = useState('me');
+  const [sort, setSort] = useState('dueDateTime:asc');
+  const [viewKey, setViewKey] = useState('');
+  const [params, setParams] = useState<Record<string, string>>({});
+  const [picked, setPicked] = useState<Record<string, any>>({});
+  const [until, setUntil] = useState('');
+  const act = useAction();
+  const views = useApi(() => v3('GET', '/v3/my-work/views'), []);
+  const qs = new URLSearchParams({ pageSize: '100', ...params }).toString();
+  const { answer } = useApi(() => v3('GET', `/v3/my-work?${qs}`), [qs]);
+  const viewList: any[] = views.answer?.ok ? (Array.isArray(views.answer.body) ? views.answer.body : views.answer.body?.items ?? []) : [];
+  const apply = (e: Event) => {
+    e.preventDefault();
+    const q: Record<string, string> = { sort };
+    if (statuses.length) q.status = statuses.join(',');
+    if (assignee) q.assignee = assignee;
+    setParams(q);
+  };
+  const chooseView = (key: string) => {
+    setViewKey(key);
+    const v = viewList.find((x) => x.key === key);
+    setParams(v ? viewQuery(v) : {});
+  };
+  const refs = () => Object.values(picked).map((w: any) => (w.isStandalone ? { taskKey: w.key, ...(w.checklist ? { checklistKey: w.checklist.key } : {}) } : { taskKey: w.key, checklistKey: w.checklist?.key }));
+  return html`<h1>My work</h1>
+    ${views.answer?.ok && html`<label>Saved view <select value=${viewKey} onChange=${(e: Event) => chooseView((e.target as HTMLSelectElement).value)}>
+      <option value="">(filters below)</option>
+      ${viewList.map((v) => html`<option value=${v.key}>${v.name}${v.isDefault ? ' (default)' : ''}</option>`)}
+    </select></label>`}
+    <form class="filters" aria-label="Filter my work" onSubmit=${apply}>
+      <fieldset class="inline"><legend>Status</legend>
+        ${STATUSES.map((s) => html`<label class="check"><input type="checkbox" checked=${statuses.includes(s)} onChange=${(e: Event) => setStatuses((e.target as HTMLInputElement).checked ? [...statuses, s] : statuses.filter((x) => x !== s))} /> ${s}</label>`)}
+      </fieldset>
+      <label>Assignee <input value=${assignee} onInput=${(e: Event) => setAssignee((e.target as HTMLInputElement).value)} placeholder="me, all, unassigned, TeamMember:103" /></label>
+      <label>Sort <select value=${sort} onChange=${(e: Event) => setSort((e.target as HTMLSelectElement).value)}>${SORTS.map((s) => html`<option value=${s}>${s}</option>`)}</select></label>
+      <button type="submit">Apply</button>
+    </form>
+    <${Loaded} answer=${answer} what="GET /v3/my-work">
+      ${(b: any) => html`<p class="muted">${b.total} task${b.total === 1 ? '' : 's'}</p>
+        <${Wide} label="My work"><table>
+          <thead><tr><th scope="col"><span class="sr-only">Select</span></th><th scope="col">Task</th><th scope="col">Status</th><th scope="col">Checklist</th><th scope="col">Due</th><th scope="col">Assignees</th><th scope="col">Comments</th></tr></thead>
+          <tbody>${b.items.map(
+            (w: any) => html`<tr>
+              <td><input type="checkbox" aria-label=${`Select ${w.name}`} checked=${!!picked[w.key + (w.checklist?.key ?? '')]} onChange=${(e: Event) => {
+                const next = { ...picked };
+                const k = w.key + (w.checklist?.key ?? '');
+                if ((e.target as HTMLInputElement).checked) next[k] = w;
+                else delete next[k];
+                setPicked(next);
+              }} /></td>
+              <td><a href=${appPath(w.url)}>${w.name}</a>${w.isStandalone ? html` <${Badge} kind="muted">standalone<//>` : ''}${w.canActorAccess === false ? html` <${Badge} kind="muted">no access<//>` : ''}</td>
+              <td><${Badge} kind=${w.status}>${w.status}<//>${w.snoozedUntilDateTime ? html` until <${Time} value=${w.snoozedUntilDateTime} />` : ''}</td>
+              <td>${w.checklist ? html`<a href=${appPath(w.checklist.url)}>${w.checklist.name}</a>` : ''}</td>
+              <td><${Time} value=${w.dueDateTime} /></td>
+              <td>${names(w.assignees)}</td>
+              <td>${w.commentCount}</td>
+            </tr>`,
+          )}</tbody>
+        </table><//>`}
+    <//>
+    <form class="inline" aria-label="Snooze" onSubmit=${(e: Event) => {
+      e.preventDefault();
+      void act.run(() => v3('POST', '/v3/my-work/snooze', { snoozedUntil: until, tasks: refs() }), 'Snoozed', () => setPicked({}));
+    }}>
+      <label for="snooze-until">Snooze the selected tasks until (ISO 8601)</label>
+      <input id="snooze-until" value=${until} placeholder="2026-12-01T09:00:00Z" onInput=${(e: Event) => setUntil((e.target as HTMLInputElement).value)} />
+      <button type="submit">Snooze</button>
+      <button type="button" onClick=${() => act.run(() => v3('DELETE', '/v3/my-work/snooze', { tasks: refs() }), 'Snooze ended', () => setPicked({}))}>End snooze</button>
+    </form>
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="snooze" />`}`;
+}

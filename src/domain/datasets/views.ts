@@ -1,0 +1,87 @@
+// Data Set views (legacy spec 4.8): filters (AND), sorts by position, hidden fields.
+// At most 20 per set; All Records cannot be changed or deleted; an update replaces
+// filters, sorts and hidden fields entirely (v3 PATCH: each one that is sent). A view
+// linked template fields show may be deleted: its name is remembered so template
+// validation warns `data_set_link_removed` instead of failing (src/domain/templates/validate.ts).
+import type { Ctx } from '../../context';
+import { validationError } from '../../errors';
+import { newGuid } from '../../ids';
+import { MAX_VIEWS } from './limits';
+import { checkViewSpec } from './query';
+import { fieldsOf, findView, touch, viewsOf, type DataSetRow, type ViewRow } from './rows';
+import { changeableDataSet, checkName, readableDataSet } from './sets';
+
+export function listViews(ctx: Ctx, ref: string): { ds: DataSetRow; views: ViewRow[] } {
+  const ds = readableDataSet(ctx, ref);
+  return { ds, views: viewsOf(ctx, ds.id) };
+}
+
+export function getView(ctx: Ctx, ref: string, viewKey: string): ViewRow {
+  return findView(ctx, readableDataSet(ctx, ref), viewKey);
+}
+
+function assertUniqueName(views: ViewRow[], name: string, except?: number): void {
+  if (views.some((v) => v.id !== except && v.name.toLowerCase() === name.toLowerCase())) {
+    throw validationError(`name "${name}" is already a view of this Data Set; template fields link views by name, so view names are unique within a Data Set.`, 'name');
+  }
+}
+
+type ViewBody = { name?: unknown; filters?: unknown; sorts?: unknown; hiddenFields?: unknown };
+type Names = { fieldId: string };
+
+export function createView(ctx: Ctx, ref: string, body: ViewBody, names: Names = { fieldId: 'fieldKey' }): ViewRow {
+  const name = checkName(body.name, 'name', 'view');
+  const ds = changeableDataSet(ctx, ref);
+  const spec = checkViewSpec(fieldsOf(ctx, ds.id), body.filters, body.sorts, body.hiddenFields, names);
+  const views = viewsOf(ctx, ds.id);
+  if (views.length >= MAX_VIEWS) throw validationError(`Data Set "${ds.name}" already has ${MAX_VIEWS} views, the most a Data Set may have.`, 'name');
+  assertUniqueName(views, name);
+  const key = newGuid();
+  ctx.db
+    .prepare('INSERT INTO data_set_views (key, data_set_id, name, is_default, filters, sorts, hidden_fields) VALUES (?, ?, ?, 0, ?, ?, ?)')
+    .run(key, ds.id, name, JSON.stringify(spec.filters), JSON.stringify(spec.sorts), JSON.stringify(spec.hiddenFields));
+  touch(ctx, ds);
+  return findView(ctx, ds, key);
+}
+
+function assertNotDefault(v: ViewRow, what: string): void {
+  if (v.is_default === 1) throw validationError(`The ${v.name} view cannot be ${what}.`, 'viewKey');
+}
+
+/** Legacy PUT: name required, filters, sorts and hiddenFields replaced (absent = none). v3 PATCH: each one sent replaces. */
+export function updateView(ctx: Ctx, ref: string, viewKey: string, body: ViewBody, mode: 'put' | 'patch', names: Names = { fieldId: 'fieldKey' }): ViewRow {
+  const name = mode === 'put' || body.name !== undefined ? checkName(body.name, 'name', 'view') : undefined;
+  const ds = changeableDataSet(ctx, ref);
+  const v = findView(ctx, ds, viewKey);
+  assertNotDefault(v, 'changed');
+  const put = mode === 'put';
+  const spec = checkViewSpec(fieldsOf(ctx, ds.id), body.filters, body.sorts, body.hiddenFields, names);
+  if (name !== undefined) {
+    assertUniqueName(viewsOf(ctx, ds.id), name, v.id);
+    if (name !== v.name) rememberRemoved(ctx, ds, v);
+    ctx.db.prepare('UPDATE data_set_views SET name = ? WHERE id = ?').run(name, v.id);
+  }
+  if (put || body.filters !== undefined) ctx.db.prepare('UPDATE data_set_views SET filters = ? WHERE id = ?').run(JSON.stringify(spec.filters), v.id);
+  if (put || body.sorts !== undefined) ctx.db.prepare('UPDATE data_set_views SET sorts = ? WHERE id = ?').run(JSON.stringify(spec.sorts), v.id);
+  if (put || body.hiddenFields !== undefined) ctx.db.prepare('UPDATE data_set_views SET hidden_fields = ? WHERE id = ?').run(JSON.stringify(spec.hiddenFields), v.id);
+  if (put || name !== undefined || body.filters !== undefined || body.sorts !== undefined || body.hiddenFields !== undefined) touch(ctx, ds);
+  return findView(ctx, ds, v.key);
+}
+
+function rememberRemoved(ctx: Ctx, ds: DataSetRow, v: ViewRow): void {
+  ctx.db.prepare('INSERT INTO data_set_removed_views (data_set_id, name, removed_at) VALUES (?, ?, ?)').run(ds.id, v.name, ctx.now());
+}
+
+export function deleteView(ctx: Ctx, ref: string, viewKey: string): void {
+  const ds = changeableDataSet(ctx, ref);
+  const v = findView(ctx, ds, viewKey);
+  assertNotDefault(v, 'deleted');
+  rememberRemoved(ctx, ds, v);
+  ctx.db.prepare('DELETE FROM data_set_views WHERE id = ?').run(v.id);
+  touch(ctx, ds);
+}
+
+/** Whether a view of this name was deleted or renamed (template validation warns instead of refusing). */
+export function wasViewRemoved(db: Ctx['db'], dataSetId: number, name: string): boolean {
+  return db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM data_set_removed_views WHERE data_set_id = ? AND name = ? COLLATE NOCASE').get(dataSetId, name.trim())!.n > 0;
+}

@@ -1,0 +1,175 @@
+// Saved views of the Tasks grid (spec v3 2.6 saved view, 4.5, 4.6): the five core views,
+// then the views the member may use. Stored in saved_views (type, JSON definition).
+// Who sees and changes what (docs/tasks-grid.md): Private views are their author's; Team
+// views everyone's; UsersGroups views their author's and whoever visibleTo names (a group:
+// whoever is in it). Administrators see and change every view. A member changes the Private
+// and UsersGroups views they wrote. Core views are never written.
+import type { Ctx } from '../../context';
+import { forbidden, notFound } from '../../errors';
+import { newGuid } from '../../ids';
+import { memberGroupIds } from '../access/checklists';
+import { fullName, type MemberRow } from '../people/rows';
+import { templateUrl } from '../urls';
+import { CORE_VIEWS, OPEN_TASKS_VIEW, coreView, type ViewDefinition } from './core-views';
+import { canonicalStatuses } from './status';
+import type { ViewInput } from './view-input';
+import { definitionOf } from './view-input';
+
+export type ViewType = 'Private' | 'UsersGroups' | 'Team';
+
+interface SavedViewRow {
+  id: number;
+  key: string;
+  workspace_id: number;
+  created_by: number | null;
+  type: ViewType;
+  data: string;
+  created_at: number;
+}
+
+const viewNotFound = (key: string) => notFound('VIEW_NOT_FOUND', `No saved view with key ${key} exists that you may see.`);
+
+function defaultKey(ctx: Ctx): string {
+  const row = ctx.db.prepare<[number], { view_key: string }>('SELECT view_key FROM my_work_defaults WHERE member_id = ?').get(ctx.actor.member.id);
+  if (!row) return OPEN_TASKS_VIEW.key;
+  if (coreView(row.view_key)) return row.view_key.toLowerCase();
+  const saved = ctx.db.prepare<[string, number], SavedViewRow>('SELECT * FROM saved_views WHERE key = ? AND workspace_id = ?').get(row.view_key, ctx.workspace.id);
+  return saved && mayRead(ctx, saved) ? saved.key : OPEN_TASKS_VIEW.key;
+}
+
+function mayRead(ctx: Ctx, v: SavedViewRow): boolean {
+  // Administrators may change any view (4.6), so they see every one.
+  if (ctx.actor.isAdmin || v.created_by === ctx.actor.member.id || v.type === 'Team') return true;
+  if (v.type !== 'UsersGroups') return false;
+  const groups = new Set(memberGroupIds(ctx));
+  const def = JSON.parse(v.data) as ViewDefinition;
+  return def.visibleTo.some((a) => (a.type === 'TeamMember' ? a.id === ctx.actor.member.id : groups.has(a.id)));
+}
+
+function mayChange(ctx: Ctx, v: SavedViewRow): boolean {
+  if (ctx.actor.isAdmin) return true;
+  return v.created_by === ctx.actor.member.id && (v.type === 'Private' || v.type === 'UsersGroups');
+}
+
+function assigneeView(ctx: Ctx, a: { type: 'TeamMember' | 'Group'; id: number }) {
+  if (a.type === 'Group') {
+    const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(a.id);
+    return { id: a.id, type: a.type, name: g?.name };
+  }
+  const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(a.id);
+  return { id: a.id, type: a.type, name: m ? fullName(m) : undefined };
+}
+
+function templateEntry(ctx: Ctx, key: string) {
+  const t = ctx.db
+    .prepare<[string, number], { key: string; name: string }>(
+      'SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.key = ? AND t.workspace_id = ?',
+    )
+    .get(key, ctx.workspace.id);
+  return { key, name: t?.name ?? '', url: templateUrl(ctx, key) };
+}
+
+function createdBy(ctx: Ctx, memberId: number | null) {
+  if (memberId === null) return undefined;
+  const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(memberId);
+  if (!m) return undefined;
+  return { id: m.id, name: fullName(m) ?? m.email ?? '', email: m.is_removed ? undefined : (m.email ?? undefined) };
+}
+
+function render(ctx: Ctx, key: string, type: ViewType | 'Core', def: ViewDefinition, extra: { isDefault: boolean; canEdit: boolean; createdBy?: unknown }) {
+  return {
+    key,
+    name: def.name,
+    type,
+    isCore: type === 'Core',
+    isDefault: extra.isDefault,
+    canEdit: extra.canEdit,
+    createdBy: extra.createdBy,
+    search: def.search,
+    statuses: canonicalStatuses(def.statuses),
+    allTemplates: def.allTemplates,
+    templates: def.templates.map((k) => templateEntry(ctx, k)),
+    includeStandalone: def.includeStandalone,
+    allAssignees: def.allAssignees,
+    includeUnassigned: def.includeUnassigned,
+    assignees: def.assignees.map((a) => assigneeView(ctx, a)),
+    sort: def.sort,
+    visibleTo: def.visibleTo.map((a) => assigneeView(ctx, a)),
+  };
+}
+
+export type SavedView = ReturnType<typeof render>;
+
+const renderSaved = (ctx: Ctx, v: SavedViewRow, dflt = defaultKey(ctx)) =>
+  render(ctx, v.key, v.type, JSON.parse(v.data) as ViewDefinition, { isDefault: v.key === dflt, canEdit: mayChange(ctx, v), createdBy: createdBy(ctx, v.created_by) });
+
+/** GET /v3/my-work/views: the core views, then the member's own and shared views by name. */
+export function listViews(ctx: Ctx): SavedView[] {
+  const dflt = defaultKey(ctx);
+  const core = CORE_VIEWS.map((v) => render(ctx, v.key, 'Core', v, { isDefault: v.key === dflt, canEdit: false }));
+  const saved = ctx.db
+    .prepare<[number], SavedViewRow>('SELECT * FROM saved_views WHERE workspace_id = ? ORDER BY created_at, id')
+    .all(ctx.workspace.id)
+    .filter((v) => mayRead(ctx, v))
+    .map((v) => renderSaved(ctx, v, dflt));
+  return [...core, ...saved];
+}
+
+function findSaved(ctx: Ctx, key: string): SavedViewRow {
+  const v = ctx.db.prepare<[string, number], SavedViewRow>('SELECT * FROM saved_views WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id);
+  if (!v || !mayRead(ctx, v)) throw viewNotFound(key);
+  return v;
+}
+
+export function getView(ctx: Ctx, key: string): SavedView {
+  const c = coreView(key);
+  if (c) return render(ctx, c.key, 'Core', c, { isDefault: c.key === defaultKey(ctx), canEdit: false });
+  return renderSaved(ctx, findSaved(ctx, key));
+}
+
+/** Team and UsersGroups views need an Administrator (4.6). */
+function assertMayUseType(ctx: Ctx, type: ViewType): void {
+  if (type !== 'Private' && !ctx.actor.isAdmin) {
+    throw forbidden(`Only Administrators may save ${type} views: anyone may save a Private view. An Administrator can save this view for you, or send type Private.`);
+  }
+}
+
+export function createView(ctx: Ctx, input: ViewInput): SavedView {
+  const { type, def } = definitionOf(ctx, input, (t) => assertMayUseType(ctx, t));
+  const key = newGuid();
+  ctx.db
+    .prepare('INSERT INTO saved_views (key, workspace_id, created_by, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(key, ctx.workspace.id, ctx.actor.member.id, type, JSON.stringify(def), ctx.now());
+  return renderSaved(ctx, findSaved(ctx, key));
+}
+
+function assertWritable(ctx: Ctx, key: string): SavedViewRow {
+  if (coreView(key)) throw forbidden('Core views cannot be changed or deleted. Save a view of your own with create_my_work_view.');
+  const v = findSaved(ctx, key);
+  if (!mayChange(ctx, v)) {
+    throw forbidden(
+      v.type === 'Team'
+        ? 'Only Administrators may change or delete Team views. An Administrator can change this view for you.'
+        : 'You may change or delete only the Private and UsersGroups views you created. An Administrator can change this view for you.',
+    );
+  }
+  return v;
+}
+
+/** PUT: a replacement; every omitted argument returns to its default; the author is kept. */
+export function updateView(ctx: Ctx, key: string, input: ViewInput): SavedView {
+  const { type, def } = definitionOf(ctx, input, (t) => {
+    assertWritable(ctx, key);
+    assertMayUseType(ctx, t);
+  });
+  const v = findSaved(ctx, key);
+  ctx.db.prepare('UPDATE saved_views SET type = ?, data = ? WHERE id = ?').run(type, JSON.stringify(def), v.id);
+  return renderSaved(ctx, findSaved(ctx, key));
+}
+
+/** DELETE: changes no task; a member whose default it was lands on the open-tasks core view. */
+export function deleteView(ctx: Ctx, key: string): void {
+  const v = assertWritable(ctx, key);
+  ctx.db.prepare('DELETE FROM saved_views WHERE id = ?').run(v.id);
+  ctx.db.prepare('DELETE FROM my_work_defaults WHERE view_key = ? COLLATE NOCASE').run(v.key);
+}

@@ -1,0 +1,102 @@
+// Answering a faulted call: after the rule's delay, either nothing more (the call
+// runs as usual), the v3 error envelope with the status's headers, or a dropped
+// connection. REST and legacy get the envelope as the HTTP answer; MCP gets it
+// inside the JSON-RPC response with the headers, as the spec answers MCP refusals
+// (spec v3 8). A faulted call never reaches a handler, so it changes no data.
+import { ApiError, errorBody } from '../errors';
+import type { Emulator } from '../emulator';
+import type { CallInfo } from '../pipeline';
+import { budgetHeaders } from '../platform/ratelimit';
+import { errorResponse } from '../transports/http/respond';
+import { errorResult } from '../transports/mcp/tools';
+import type { FaultHit } from './list';
+
+const HOUR = 3_600_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Responses that stand for "close the connection": the HTTP adapter destroys the socket, the in-process fetch rejects. */
+const dropped = new WeakSet<Response>();
+export const isDropped = (res: Response): boolean => dropped.has(res);
+
+const DEFAULTS: Record<number, [string, string]> = {
+  429: ['RATE_LIMIT_EXCEEDED', 'The standard rate budget is spent.'],
+  500: ['INTERNAL_ERROR', 'The service failed to handle this request.'],
+  502: ['BAD_GATEWAY', 'The service could not be reached.'],
+  503: ['SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Try again later.'],
+  504: ['GATEWAY_TIMEOUT', 'The service did not answer in time.'],
+};
+
+/** Runs before routing when rules exist. undefined: no rule fired (or delay only): carry on. */
+export async function injectFault(emu: Emulator, req: Request, path: string, info: CallInfo): Promise<Response | undefined> {
+  const mcp = path === '/mcp' || path === '/mcp/';
+  let body: unknown;
+  let tools: string[] | undefined;
+  if (mcp && req.method === 'POST' && emu.faults.hasToolRules) {
+    try {
+      body = JSON.parse(await req.clone().text());
+      tools = (Array.isArray(body) ? body : [body])
+        .filter((m) => m && typeof m === 'object' && m.method === 'tools/call' && typeof m.params?.name === 'string')
+        .map((m) => m.params.name as string);
+    } catch {
+      body = undefined; // not JSON: the MCP route answers that itself
+    }
+  }
+  const hit = emu.faults.take({ method: req.method, path, region: info.region, tools });
+  if (!hit) return undefined;
+  if (info.journal) info.journal.fault = { rule: hit.rule.id, kind: hit.kind };
+  if (hit.rule.delayMs) await new Promise((r) => setTimeout(r, hit.rule.delayMs));
+  if (hit.kind === 'drop') {
+    const res = new Response(null, { status: 599 });
+    dropped.add(res);
+    return res;
+  }
+  if (hit.kind === 'delay') return undefined;
+  const err = faultError(emu, hit);
+  const headers = { 'X-Request-Id': info.requestId, 'X-Emulator-Fault': hit.rule.id };
+  if (path.startsWith('/api/')) {
+    // The legacy API's own envelope (legacy spec: `{error: message}`), with the same headers.
+    return new Response(JSON.stringify({ error: err.message }), { status: err.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...err.headers } });
+  }
+  if (!mcp) return errorResponse(err, info.requestId, headers);
+  if (body === undefined) {
+    try {
+      body = JSON.parse(await req.text());
+    } catch {
+      return errorResponse(err, info.requestId, headers);
+    }
+  }
+  return insideMcp(body, err, info.requestId, { ...headers, ...err.headers });
+}
+
+function faultError(emu: Emulator, hit: FaultHit): ApiError {
+  const r = hit.rule;
+  const status = r.status!;
+  const [code, message] = DEFAULTS[status] ?? ['INJECTED_FAULT', `Injected fault ${r.id}.`];
+  const headers: Record<string, string> = {};
+  const extras: Record<string, unknown> = {};
+  if (status === 429) {
+    const now = emu.clock.now();
+    const end = Math.floor(now / HOUR) * HOUR + HOUR;
+    const bucket = r.bucket ?? 'standard';
+    const retryAfter = r.retryAfter ?? Math.max(1, Math.ceil((end - now) / 1000));
+    Object.assign(headers, budgetHeaders({ bucket, limit: emu.limiter.limits[bucket], remaining: 0, reset: end / 1000 }), { 'Retry-After': String(retryAfter) });
+    extras.retryAfterSeconds = retryAfter;
+  } else if (r.retryAfter !== undefined) {
+    headers['Retry-After'] = String(r.retryAfter);
+  }
+  return new ApiError(status, r.code ?? code, r.message ?? (status === 429 ? `The ${r.bucket ?? 'standard'} rate budget is spent.` : message), extras, headers);
+}
+
+/** Like an MCP refusal over budget: every request message answered with the refusal; HTTP 200 with the headers. */
+function insideMcp(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
+  const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
+  const answers = msgs
+    .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
+    .map((m) =>
+      m.method === 'tools/call'
+        ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) }
+        : { jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${err.code}: ${err.message}`, data: errorBody(err, requestId) } },
+    );
+  if (answers.length === 0) return new Response(null, { status: 202, headers });
+  return new Response(JSON.stringify(Array.isArray(body) ? answers : answers[0]), { status: 200, headers: { ...headers, 'Content-Type': JSON_TYPE } });
+}

@@ -1,0 +1,43 @@
+// Finding what legacy routes address by integer id (legacy spec 2: checklist id, task id),
+// always within the acting workspace: another workspace's id is 404, like an unknown one.
+import type { Ctx } from '../context';
+import { ApiError, notFound } from '../errors';
+import type { ChecklistRow } from '../domain/checklists/lookup';
+import { checklistById } from '../domain/checklists/lookup';
+import { assertTaskReadable } from '../domain/tasks/guard';
+import type { TaskRow } from '../domain/tasks/rows';
+import { checklistDocument, docTaskOf, type TaskTarget } from '../domain/tasks/target';
+
+export function checklistOfId(ctx: Ctx, id: number): ChecklistRow {
+  const row = ctx.db.prepare<[number, number], ChecklistRow>('SELECT * FROM checklists WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+  if (!row) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with id ${id} exists in this workspace.`);
+  return row;
+}
+
+/** The task target of a task row (checklist task or standalone), as the v3 lookups build it. */
+export function targetOf(ctx: Ctx, task: TaskRow): TaskTarget {
+  if (task.checklist_id !== null) {
+    const checklist = checklistById(ctx, task.checklist_id)!;
+    const doc = checklistDocument(ctx, checklist);
+    return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+  }
+  const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
+  return { task, checklist, standalone: true, doc: null, docTask: null };
+}
+
+export function taskOfId(ctx: Ctx, id: number): TaskTarget {
+  const task = ctx.db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+  if (!task) throw notFound('TASK_NOT_FOUND', `No task with id ${id} exists in this workspace.`);
+  return targetOf(ctx, task);
+}
+
+/** Whether the actor may read the task (lists leave out what the actor may not see). */
+export function canReadTask(ctx: Ctx, t: TaskTarget): boolean {
+  try {
+    assertTaskReadable(ctx, t);
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) return false;
+    throw e;
+  }
+}

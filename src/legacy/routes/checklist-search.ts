@@ -1,0 +1,217 @@
+// Legacy checklist searches (legacy spec 4.1): find (with createIfNotExists), details,
+// tasks and uploaded-files. Paged with pageSize (default 3, at most 10) and pageNumber
+// (from 1); an empty page is 404 (legacy spec 7, 8). Each reads through the same tables
+// and read rule as v3 (spec v3 5.4): a member sees only the checklists they could open.
+import type { Ctx } from '../../context';
+import { notFound } from '../../errors';
+import { readableChecklists } from '../../domain/access/checklists';
+import { createChecklist } from '../../domain/checklists/create';
+import { findChecklist, type ChecklistRow } from '../../domain/checklists/lookup';
+import { templateIdOf } from '../../domain/checklists/list';
+import { assertCanRead } from '../../domain/access/checklists';
+import { fieldFiles } from '../../domain/tasks/files';
+import type { TaskRow } from '../../domain/tasks/rows';
+import { parseStoredDocument, type DocField, type DocTask } from '../../domain/templates/document';
+import { fieldName } from '../../domain/templates/read';
+import { defineLegacyRoute, legacyError } from '../define';
+import { bad, boolParam, guidParam, page, paging, param, requiredGuidParam } from '../params';
+import { canReadTask, targetOf } from '../lookup';
+import { checklistAndTemplate, legacyChecklist, legacyFile, legacyTask } from '../shapes';
+import { contentId, taskContentId } from '../content-ids';
+import { checkChecklistName } from './checklists';
+
+/** How long a completed checklist counts as RECENTLYCOMPLETE (designed: docs/legacy.md). */
+export const RECENT_DAYS = 7;
+const DAY = 86_400_000;
+
+const CHECKLIST_STATUSES = ['ALL', 'SCHEDULED', 'INPROGRESS', 'RECENTLYCOMPLETE', 'COMPLETE'] as const;
+
+function checklistStatus(q: URLSearchParams): (typeof CHECKLIST_STATUSES)[number] {
+  const v = (param(q, 'status') ?? 'ALL').toUpperCase();
+  if (!(CHECKLIST_STATUSES as readonly string[]).includes(v)) throw bad(`status must be one of ${CHECKLIST_STATUSES.join(', ')}.`);
+  return v as (typeof CHECKLIST_STATUSES)[number];
+}
+
+interface Filters {
+  templateId: number;
+  name?: string;
+  tag?: string;
+  status: (typeof CHECKLIST_STATUSES)[number];
+}
+
+/** Checklists of a template matching the filters, newest first, that the actor may read. Archived ones are left out. */
+function matching(ctx: Ctx, f: Filters): ChecklistRow[] {
+  const where = ['workspace_id = ?', 'template_id = ?', 'is_archived = 0'];
+  const args: (string | number)[] = [ctx.workspace.id, f.templateId];
+  if (f.name) {
+    where.push('instr(lower(name), lower(?)) > 0');
+    args.push(f.name);
+  }
+  if (f.tag) {
+    where.push(
+      `id IN (SELECT a.target_id FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+               WHERE a.target_type = 'checklist' AND t.workspace_id = ? AND instr(lower(t.name), lower(?)) > 0)`,
+    );
+    args.push(ctx.workspace.id, f.tag);
+  }
+  switch (f.status) {
+    case 'SCHEDULED':
+      where.push("status = 'Scheduled'");
+      break;
+    case 'INPROGRESS':
+      where.push("status = 'InProgress'");
+      break;
+    case 'COMPLETE':
+      where.push("status = 'Complete'");
+      break;
+    case 'RECENTLYCOMPLETE':
+      where.push("status = 'Complete'", 'completed_at >= ?');
+      args.push(ctx.now() - RECENT_DAYS * DAY);
+      break;
+    default:
+      break;
+  }
+  const rows = ctx.db.prepare<(string | number)[], ChecklistRow>(`SELECT * FROM checklists WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`).all(...args);
+  const readable = readableChecklists(ctx);
+  return rows.filter(readable);
+}
+
+const none = (what: string) => legacyError(404, `No ${what} match.`);
+
+export function findLegacy(ctx: Ctx, q: URLSearchParams) {
+  const templateKey = requiredGuidParam(q, 'templateKey');
+  const name = param(q, 'checklistName');
+  const f: Filters = { templateId: 0, name, tag: param(q, 'tag'), status: checklistStatus(q) };
+  const create = boolParam(q, 'createIfNotExists', false);
+  const p = paging(q);
+  if (create) checkChecklistName(name);
+  f.templateId = templateIdOf(ctx, templateKey);
+  const rows = matching(ctx, f);
+  if (rows.length === 0 && create) {
+    // A GET that writes: one transaction of its own (a savepoint inside the router's, if any).
+    const row = ctx.db.transaction(() => findChecklist(ctx, createChecklist(ctx, { templateKey, name: name!.trim() }).key))();
+    return [legacyChecklist(ctx, row)];
+  }
+  const out = page(rows, p);
+  if (out.length === 0) return none('checklists');
+  return out.map((r) => legacyChecklist(ctx, r));
+}
+
+const checklistTasks = (ctx: Ctx, c: ChecklistRow) =>
+  ctx.db
+    .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id')
+    .all(c.id)
+    .map((t) => legacyTask(ctx, targetOf(ctx, t)));
+
+const withTasks = (ctx: Ctx, c: ChecklistRow) => ({ ...legacyChecklist(ctx, c), tasks: checklistTasks(ctx, c) });
+
+export function detailsLegacy(ctx: Ctx, q: URLSearchParams) {
+  const templateKey = guidParam(q, 'templateKey');
+  const checklistKey = guidParam(q, 'checklistKey');
+  const status = checklistStatus(q);
+  const p = paging(q);
+  if (!templateKey && !checklistKey) throw bad('templateKey or checklistKey is required: a GUID.');
+  if (checklistKey) {
+    const c = findChecklist(ctx, checklistKey);
+    assertCanRead(ctx, c);
+    return p.pageNumber === 1 ? [withTasks(ctx, c)] : none('checklists');
+  }
+  const out = page(matching(ctx, { templateId: templateIdOf(ctx, templateKey!), name: param(q, 'checklistName'), tag: param(q, 'tag'), status }), p);
+  if (out.length === 0) return none('checklists');
+  return out.map((c) => withTasks(ctx, c));
+}
+
+const TASK_STATUSES = ['ALL', 'OPEN', 'COMPLETE'] as const;
+
+/** Every copy of a template task on the checklists the actor may read (newest checklist first), or the standalone task of that key. */
+export function tasksLegacy(ctx: Ctx, q: URLSearchParams) {
+  const taskKey = requiredGuidParam(q, 'taskKey');
+  const status = (param(q, 'status') ?? 'ALL').toUpperCase();
+  if (!(TASK_STATUSES as readonly string[]).includes(status)) throw bad(`status must be one of ${TASK_STATUSES.join(', ')}.`);
+  const p = paging(q);
+  const rows = ctx.db
+    .prepare<[string, number, string, number], TaskRow>(
+      `SELECT t.* FROM tasks t JOIN checklists c ON c.id = t.checklist_id
+        WHERE t.key = ? COLLATE NOCASE AND c.workspace_id = ? AND c.is_archived = 0
+       UNION ALL
+       SELECT t.* FROM tasks t WHERE t.checklist_id IS NULL AND t.key = ? COLLATE NOCASE AND t.workspace_id = ?`,
+    )
+    .all(taskKey, ctx.workspace.id, taskKey, ctx.workspace.id)
+    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  const picked = rows
+    .filter((t) => status === 'ALL' || (!t.is_heading && (status === 'OPEN' ? (t.status ?? 'Incomplete') === 'Incomplete' : t.status === 'Complete' || t.status === 'NotApplicable')))
+    .map((t) => targetOf(ctx, t))
+    .filter((t) => canReadTask(ctx, t));
+  const out = page(picked, p);
+  if (out.length === 0) return none('tasks');
+  return out.map((t) => legacyTask(ctx, t));
+}
+
+/** Where a control key lives: the template versions whose documents carry it, with its task. */
+function controlHomes(ctx: Ctx, key: string): { templateId: number; version: number; task: DocTask; field: DocField; position: number }[] {
+  const versions = ctx.db
+    .prepare<[number, string], { template_id: number; version: number; document: string }>(
+      `SELECT v.template_id, v.version, v.document FROM template_versions v JOIN templates t ON t.id = v.template_id
+        WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
+    )
+    .all(ctx.workspace.id, key);
+  const out: ReturnType<typeof controlHomes> = [];
+  for (const v of versions) {
+    for (const task of parseStoredDocument(v.document).tasks ?? []) {
+      const i = (task.fields ?? []).findIndex((f) => f.id?.toLowerCase() === key.toLowerCase());
+      if (i >= 0) out.push({ templateId: v.template_id, version: v.version, task, field: task.fields![i], position: i + 1 });
+    }
+  }
+  return out;
+}
+
+export function uploadedFilesLegacy(ctx: Ctx, q: URLSearchParams) {
+  const key = requiredGuidParam(q, 'taskContentKey');
+  const p = paging(q);
+  const homes = controlHomes(ctx, key).filter((h) => h.field.type === 'FileUpload');
+  if (homes.length === 0) throw notFound('CONTROL_NOT_FOUND', `No File Upload control with key ${key} exists in this workspace.`);
+  const latest = homes.reduce((a, b) => (b.templateId === a.templateId && b.version > a.version ? b : a));
+  const tpl = ctx.db.prepare<[number], { key: string; latest_version: number }>('SELECT key, latest_version FROM templates WHERE id = ?').get(latest.templateId)!;
+  const files: ReturnType<typeof fileRow>[] = [];
+  const taskRows = ctx.db.prepare<[number, number, string], TaskRow>(
+    `SELECT t.* FROM tasks t JOIN checklists c ON c.id = t.checklist_id
+      WHERE c.template_id = ? AND c.template_version = ? AND t.key = ? COLLATE NOCASE ORDER BY c.created_at DESC, c.id DESC`,
+  );
+  for (const h of homes) {
+    for (const row of taskRows.all(h.templateId, h.version, h.task.id!)) {
+      const t = targetOf(ctx, row);
+      if (!canReadTask(ctx, t)) continue;
+      for (const f of fieldFiles(ctx, row.id, h.field.id!)) files.push(fileRow(ctx, t, h.field.id!, f));
+    }
+  }
+  return {
+    control: {
+      taskContentID: taskContentId(ctx.db, ctx.workspace.id, latest.field.id!),
+      key: latest.field.id!,
+      name: fieldName(latest.field, latest.position),
+      contentType: latest.field.type,
+      taskKey: latest.task.id ?? null,
+      taskName: latest.task.name,
+      templateKey: tpl.key,
+    },
+    files: page(files, p),
+    totalFiles: files.length,
+  };
+}
+
+function fileRow(ctx: Ctx, t: ReturnType<typeof targetOf>, fieldKey: string, f: ReturnType<typeof fieldFiles>[number]) {
+  return {
+    ...legacyFile(ctx, f),
+    taskId: t.task.id,
+    taskKey: t.task.key,
+    contentID: contentId(ctx.db, t.task.id, fieldKey),
+    ...checklistAndTemplate(ctx, t.checklist),
+  };
+}
+
+export const checklistSearchLegacyRoutes = [
+  defineLegacyRoute({ method: 'GET', path: '/api/checklist/find', handler: (ctx, r) => findLegacy(ctx, r.query) }),
+  defineLegacyRoute({ method: 'GET', path: '/api/checklist/details', handler: (ctx, r) => detailsLegacy(ctx, r.query) }),
+  defineLegacyRoute({ method: 'GET', path: '/api/checklist/tasks', handler: (ctx, r) => tasksLegacy(ctx, r.query) }),
+  defineLegacyRoute({ method: 'GET', path: '/api/checklist/uploaded-files', handler: (ctx, r) => uploadedFilesLegacy(ctx, r.query) }),
+];

@@ -1,0 +1,156 @@
+// The library's public types (`import { startEmulator } from 'wfe'`). This file has
+// no imports on purpose: build.mjs ships it as dist/lib/index.d.ts (adding the
+// declaration of startEmulator), and src/library/index.ts is checked against it.
+
+export type Region = 'US' | 'EU';
+
+export interface StartEmulatorOptions {
+  /** 'demo' (default), 'none', a directory holding fixture.json, a path to a fixture.json, or a fixture object (docs/fixtures.md). */
+  fixture?: string | Record<string, unknown>;
+  /** A SQLite file to keep the data in (seeded only when new); default in memory. */
+  db?: string;
+  /** Rate budgets per workspace per hour (defaults 1000 and 10000). */
+  budgets?: { standard?: number; cheap?: number };
+  /** Where the emulator clock starts (ISO date-time, Date or epoch ms), and whether it stands still. Default: now, running. */
+  clock?: { start?: string | number | Date; frozen?: boolean };
+  /** Webhook delivery settings (docs/webhooks.md "Retries"). */
+  webhooks?: {
+    timeoutMs?: number;
+    retryBaseMs?: number;
+    maxAttempts?: number;
+    pollMs?: number;
+    processDelayMs?: number;
+    concurrency?: number;
+    forwardEvents?: string;
+  };
+  /** Listen on sockets (default true). false: only the in-process fetch answers (no ports at all). */
+  listen?: boolean;
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Ports of the regional addresses (default 0: free ports). */
+  ports?: { US?: number; EU?: number };
+  /** Require Authorization: Bearer <token> on /_emulator routes. */
+  adminToken?: string;
+  /** Where internal errors are logged (default: nowhere). */
+  log?: (line: string) => void;
+}
+
+export interface FixtureKeyInfo {
+  key: string;
+  workspace: string;
+  workspaceKey: string;
+  region: Region;
+  actsAs: string;
+  memberId?: number;
+  state: 'active' | 'revoked' | 'expired' | 'unavailable';
+  expiresOn?: string;
+}
+
+export interface JournalEntry {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  keyName?: string;
+  requestId: string;
+  durationMs: number;
+  region: Region;
+  /** Set when an injected fault answered, delayed or dropped the call. */
+  fault?: { rule: string; kind: 'status' | 'delay' | 'drop' };
+}
+
+export interface FaultRuleInput {
+  /** HTTP method of a path rule (default any). */
+  method?: string;
+  /** Path pattern: `*` one segment, `**` any rest, `:name` one segment. Exactly one of path or tool. */
+  path?: string;
+  /** MCP tool name (tools/call over /mcp). */
+  tool?: string;
+  region?: Region;
+  /** Answer this status (400-599) in the v3 error envelope (429 with Retry-After and the rate-limit headers). */
+  status?: number;
+  code?: string;
+  message?: string;
+  retryAfter?: number;
+  bucket?: 'standard' | 'cheap';
+  /** Wait this long (real ms) first; alone, the call then runs as usual. */
+  delayMs?: number;
+  /** Close the connection without an answer (the in-process fetch rejects with TypeError 'fetch failed'). */
+  drop?: boolean;
+  /** Only the next N matching calls. */
+  times?: number;
+  /** Chance (0-1) that a matching call is faulted, drawn from `seed`. */
+  probability?: number;
+  seed?: number;
+}
+
+export interface FaultRule extends FaultRuleInput {
+  id: string;
+  hits: number;
+  remaining?: number;
+}
+
+export interface DeliveryFilter {
+  status?: string;
+  eventType?: string;
+  subscription?: string;
+  workspace?: string;
+  event?: string;
+  limit?: number;
+}
+
+/** One webhook delivery, as GET /_emulator/webhooks/deliveries shows it (docs/webhooks.md). */
+export interface Delivery {
+  id: string;
+  status: string;
+  workspace: string;
+  event: { id: string; type: string; state: string; createdDateTime?: string; dropReason?: string };
+  targetUrl: string;
+  attempts: number;
+  request: { method: string; url: string; headers?: Record<string, string>; body?: string };
+  [more: string]: unknown;
+}
+
+export interface EmulatorClock {
+  /** The emulator's time. */
+  now(): Date;
+  /** Move to a date-time (ISO string, Date or epoch ms); stays frozen if it was, unless `frozen` says. */
+  set(to: string | number | Date, options?: { frozen?: boolean }): Date;
+  /** Move forward by milliseconds or by { days, hours, minutes, seconds }. */
+  advance(by: number | { days?: number; hours?: number; minutes?: number; seconds?: number }): Date;
+  /** Stop the clock where it is (or at `at`). */
+  freeze(at?: string | number | Date): Date;
+  /** Let it run again from where it stands. */
+  unfreeze(): Date;
+  readonly frozen: boolean;
+}
+
+export interface EmbeddedEmulator {
+  /** REST base addresses (http://127.0.0.1:<port>); in-process only (listen: false): http://us.wfe.internal and http://eu.wfe.internal. */
+  readonly urls: Record<Region, string>;
+  /** MCP Streamable HTTP addresses. */
+  readonly mcpUrls: Record<Region, string>;
+  /** The fixture's API keys. */
+  readonly keys: FixtureKeyInfo[];
+  /** Answers without a socket. A relative URL goes to the US address; a URL on the EU address (or its host) to EU. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Wipes every row, reloads the fixture (re-read from disk for a directory), clears fault rules, budgets and the journal. */
+  reset(): Promise<void>;
+  readonly clock: EmulatorClock;
+  readonly faults: {
+    add(rule: FaultRuleInput): FaultRule;
+    list(): FaultRule[];
+    remove(id: string): boolean;
+    clear(): void;
+  };
+  /** The request journal, newest first. */
+  journal(limit?: number): JournalEntry[];
+  /** Webhook deliveries, newest first. */
+  deliveries(filter?: DeliveryFilter): Delivery[];
+  /** Waits until no delivery is due or in flight. */
+  settleWebhooks(): Promise<void>;
+  /** Stops the servers and workers and closes the database; safe to call twice. */
+  close(): Promise<void>;
+  /** `await using emu = await startEmulator()` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void>;
+}

@@ -1,0 +1,222 @@
+// The Tasks grid (spec v3 2.6, 4.5, 4.6): list_my_work, snooze_tasks, end_snooze_tasks and
+// the saved-view tools. Every route is about one person: a workspace key is refused with
+// 403 API_KEY_ACTS_AS_WORKSPACE (actor 'member'). Decisions: docs/tasks-grid.md.
+import { z } from 'zod';
+import { CREATE, READ, REMOVE, SET, defineOperation } from './define';
+import { cursor, guid, pageSizeStrict, queryBool } from './schemas';
+import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
+import { listMyWork } from '../domain/mywork/list';
+import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
+import { createView, deleteView, getView, listViews, updateView } from '../domain/mywork/views';
+import { parseInstant } from '../domain/tasks/field-values';
+
+const TAG = 'Tasks grid';
+
+const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z (an offset is honoured; no offset means UTC)';
+const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
+
+const taskRef = z.object(
+  {
+    taskKey: guid('a task key (GUID)').describe('the task key (the row key of list_my_work)'),
+    checklistKey: guid('a checklist key (GUID)')
+      .optional()
+      .describe("the checklist the task is on or attached to (the row's checklist.key); omitted only for a standalone task attached to no checklist"),
+    snoozedUntil: z
+      .unknown()
+      .refine((v) => v === undefined, { error: 'is not accepted per task: one snooze date per call, in snoozedUntil' })
+      .optional()
+      .describe('refused: one snooze date per call'),
+  },
+  { error: 'must be {taskKey, checklistKey}' },
+);
+const taskRefs = z
+  .array(taskRef, { error: 'must be an array of {taskKey, checklistKey}' })
+  .min(1, { error: 'must name at least one task' })
+  .max(MAX_SNOOZE_TASKS, { error: `must name at most ${MAX_SNOOZE_TASKS} tasks per call` });
+
+const naming = z.object(
+  {
+    type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
+    id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('member or group id'),
+    name: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional().describe('member full name, member email or group name; ignored when id is given'),
+  },
+  { error: 'must be {type, id} or {name}' },
+);
+
+const viewKey = () => guid('a saved view key (GUID)').describe('the saved view key');
+
+const viewArgs = {
+  name: z.string({ error: 'is required: the view name, at most 200 characters' }).max(200, { error: 'must be at most 200 characters' }).describe('the view name, at most 200 characters (required)'),
+  type: z.string({ error: 'must be Private, UsersGroups or Team' }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
+  search: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('at most 1,000 characters; stored and returned, applied by nothing in the API'),
+  statuses: z.array(z.string({ error: 'must be a status name' }), { error: 'must be an array of status names' }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
+  allTemplates: z.boolean({ error: 'must be true or false' }).optional().describe('every template; when omitted, true if no templates are named, false otherwise; true with templates named is refused'),
+  templates: z.array(guid('a template key (GUID)'), { error: 'must be an array of template keys' }).max(500, { error: 'must name at most 500 templates' }).optional().describe('template keys; duplicates dropped'),
+  includeStandalone: z.boolean({ error: 'must be true or false' }).optional().describe('include standalone tasks; default true'),
+  allAssignees: z.boolean({ error: 'must be true or false' }).optional().describe('everyone\'s tasks; default false (false with no assignees means the reading member); true with assignees named is refused'),
+  includeUnassigned: z.boolean({ error: 'must be true or false' }).optional().describe('include tasks assigned to nobody; default false'),
+  assignees: z.array(naming, { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('people and groups, {type, id} or {name}; an ambiguous name is refused'),
+  sort: z.string({ error: 'must be a sort expression' }).optional().describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
+  visibleTo: z.array(naming, { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('who may use a UsersGroups view ({type, id} or {name}; a group shares with whoever is in it); refused on other types'),
+};
+
+export const myWorkOperations = [
+  defineOperation({
+    id: 'listMyWork',
+    tool: 'list_my_work',
+    method: 'GET',
+    path: '/v3/my-work',
+    tag: TAG,
+    summary: 'List my work (the Tasks grid)',
+    description:
+      'Rows of the Tasks grid: the checklist tasks and standalone tasks the acting member may see, filtered and sorted. ' +
+      'Row action: use the checklist task tools when isStandalone is false (with the row key and checklist.key), the standalone task routes when true. ' +
+      'Send every other argument unchanged with `after`; a cursor used with a different query or by a different member is refused.',
+    input: {
+      status: z.string({ error: 'must be a comma-separated list of statuses' }).optional().describe(
+        'comma-separated from Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed, or all. Default: Incomplete, DueInFuture, DueToday, Overdue. DueToday and DueInFuture are judged against the end of the day in the member\'s zone or X-SVC-Timezone',
+      ),
+      assignee: z.string({ error: 'must be a comma-separated list of assignees' }).optional().describe(
+        'me (default; includes tasks assigned to my groups), all (cannot combine), unassigned, TeamMember:<id>, Group:<id>, comma-separated. Widening does not widen what the member may see',
+      ),
+      template: z.string({ error: 'must be comma-separated template keys' }).optional().describe('comma-separated template keys; narrows checklist tasks only'),
+      checklist: z.string({ error: 'must be comma-separated checklist keys' }).optional().describe('comma-separated checklist keys: their tasks and the standalone tasks attached to them'),
+      includeStandalone: queryBool().describe('include standalone tasks; default true (on REST only `true` switches it on once sent)'),
+      sort: z.string({ error: 'must be a sort expression' }).optional().describe(
+        'dueDateTime, name, checklistName, templateName or commentCount with :asc or :desc; default dueDateTime:asc; tasks with no due date sort last in both directions',
+      ),
+      after: cursor().describe('the previous page\'s nextCursor'),
+      pageSize: pageSizeStrict().describe('1 to 100, default 50'),
+    },
+    query: ['status', 'assignee', 'template', 'checklist', 'includeStandalone', 'sort', 'after', 'pageSize'],
+    output: workPage,
+    refusals: ['404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
+    budget: 'standard',
+    annotations: READ,
+    actor: 'member',
+    handler: (ctx, input) => listMyWork(ctx, input),
+  }),
+  defineOperation({
+    id: 'snoozeTasks',
+    tool: 'snooze_tasks',
+    method: 'POST',
+    path: '/v3/my-work/snooze',
+    tag: TAG,
+    summary: 'Snooze tasks',
+    description:
+      'Hides tasks from the acting member\'s Tasks grid until a date (they show under status Snoozed; the snooze ends by itself when the date passes). ' +
+      'One date per call, at most 200 tasks. All or nothing: an unresolvable reference, a heading, or a task on a checklist the member may not see refuses the whole call. Personal; no activity is recorded.',
+    input: {
+      snoozedUntil: instant().describe('date-time the snooze ends; must be in the future'),
+      tasks: taskRefs.describe('at most 200 tasks, each {taskKey, checklistKey}; checklistKey omitted only for a standalone task attached to no checklist'),
+    },
+    output: snoozeResult,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
+    budget: 'standard',
+    annotations: SET,
+    actor: 'member',
+    handler: (ctx, input) => snoozeTasks(ctx, parseInstant(input.snoozedUntil)!, input.tasks),
+  }),
+  defineOperation({
+    id: 'endSnoozeTasks',
+    tool: 'end_snooze_tasks',
+    method: 'DELETE',
+    path: '/v3/my-work/snooze',
+    tag: TAG,
+    summary: 'End snoozes',
+    description:
+      'Ends the acting member\'s snooze of each task. A task not snoozed is left as is and the call succeeds; a reference naming nothing refuses the whole call. Never refused for lost checklist visibility.',
+    input: { tasks: taskRefs.describe('at most 200 tasks, each {taskKey, checklistKey}') },
+    output: endSnoozeResult,
+    refusals: ['404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
+    budget: 'standard',
+    annotations: SET,
+    actor: 'member',
+    handler: (ctx, input) => endSnoozeTasks(ctx, input.tasks),
+  }),
+  defineOperation({
+    id: 'listMyWorkViews',
+    tool: 'list_my_work_views',
+    method: 'GET',
+    path: '/v3/my-work/views',
+    tag: TAG,
+    summary: 'List saved views',
+    description: 'The five core views first (Open tasks, Due today, Overdue, Completed, All tasks), then the saved views the acting member may use. A bare array (MCP: {result: [...]}).',
+    input: {},
+    output: z.array(savedView),
+    refusals: [],
+    budget: 'standard',
+    annotations: READ,
+    actor: 'member',
+    handler: (ctx) => listViews(ctx),
+  }),
+  defineOperation({
+    id: 'getMyWorkView',
+    noTool: 'the spec names no tool for a single view: list_my_work_views returns every view',
+    method: 'GET',
+    path: '/v3/my-work/views/:viewKey',
+    tag: TAG,
+    summary: 'Get a saved view',
+    description: 'One core or saved view the acting member may use.',
+    input: { viewKey: viewKey() },
+    output: savedView,
+    refusals: ['404 VIEW_NOT_FOUND'],
+    budget: 'standard',
+    annotations: READ,
+    actor: 'member',
+    handler: (ctx, input) => getView(ctx, input.viewKey),
+  }),
+  defineOperation({
+    id: 'createMyWorkView',
+    tool: 'create_my_work_view',
+    method: 'POST',
+    path: '/v3/my-work/views',
+    tag: TAG,
+    summary: 'Save a view',
+    description:
+      'Saves a view of the Tasks grid. Anyone may save a Private view; Team or UsersGroups needs a workspace Administrator. Not idempotent without a key (MCP: the idempotencyKey argument; a replay is marked _meta.idempotentReplay).',
+    input: viewArgs,
+    output: savedView,
+    refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND'],
+    status: 201,
+    budget: 'standard',
+    annotations: CREATE,
+    actor: 'member',
+    idempotencyArg: true,
+    handler: (ctx, input) => createView(ctx, input),
+  }),
+  defineOperation({
+    id: 'updateMyWorkView',
+    tool: 'update_my_work_view',
+    method: 'PUT',
+    path: '/v3/my-work/views/:viewKey',
+    tag: TAG,
+    summary: 'Replace a saved view',
+    description:
+      'A replacement: every omitted argument returns to its default (type Private). Core views cannot be written. A member may change the Private and UsersGroups views they created; an Administrator may change any; the author is kept.',
+    input: { viewKey: viewKey(), ...viewArgs },
+    output: savedView,
+    refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
+    budget: 'standard',
+    annotations: SET,
+    actor: 'member',
+    handler: (ctx, input) => updateView(ctx, input.viewKey, input),
+  }),
+  defineOperation({
+    id: 'deleteMyWorkView',
+    tool: 'delete_my_work_view',
+    method: 'DELETE',
+    path: '/v3/my-work/views/:viewKey',
+    tag: TAG,
+    summary: 'Delete a saved view',
+    description:
+      'Deletes a saved view (the spec leaves the route unshown: docs/tasks-grid.md). Affects no task; a member whose default it was lands on the Open tasks core view. Same permissions as update; core views cannot be deleted.',
+    input: { viewKey: viewKey() },
+    refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND'],
+    status: 204,
+    budget: 'standard',
+    annotations: REMOVE,
+    actor: 'member',
+    handler: (ctx, input) => deleteView(ctx, input.viewKey),
+  }),
+];

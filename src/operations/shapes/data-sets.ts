@@ -1,0 +1,57 @@
+// Output shapes of the v3 Data Set routes (docs/data-sets.md), strict: a property the
+// schema does not name is a contract bug.
+import { z } from 'zod';
+
+const cell = z.union([z.string(), z.number(), z.boolean()]);
+
+export const dataSetFieldShape = z.strictObject({
+  key: z.string(),
+  name: z.string(),
+  type: z.enum(['text', 'number', 'date', 'email', 'url', 'boolean']),
+  description: z.string().optional(),
+  position: z.number().int(),
+});
+
+export const dataSetViewShape = z.strictObject({
+  key: z.string(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  filters: z.array(z.strictObject({ fieldKey: z.string(), operator: z.string(), value: z.string().optional() })),
+  sorts: z.array(z.strictObject({ fieldKey: z.string(), direction: z.enum(['asc', 'desc']), position: z.number().int() })),
+  hiddenFields: z.array(z.string()),
+});
+
+const summary = {
+  key: z.string(),
+  slug: z.string().optional(),
+  name: z.string(),
+  source: z.enum(['organisation', 'system']),
+  description: z.string().optional(),
+  fieldCount: z.number().int(),
+  recordCount: z.number().int(),
+  createdDateTime: z.string().optional(),
+  updatedDateTime: z.string().optional(),
+  url: z.string(),
+};
+
+export const dataSetSummaryShape = z.strictObject(summary);
+export const dataSetShape = z.strictObject({ ...summary, fields: z.array(dataSetFieldShape), views: z.array(dataSetViewShape) });
+
+export const dataSetRecordShape = z.strictObject({ key: z.string(), position: z.number().int(), values: z.record(z.string(), cell) });
+
+export const dataSetConnectionShape = z.strictObject({
+  templateKey: z.string(),
+  templateName: z.string(),
+  taskKey: z.string(),
+  fieldKey: z.string(),
+  fieldLabel: z.string().optional(),
+  fieldType: z.string(),
+  viewName: z.string().optional(),
+  viewKey: z.string().optional(),
+  isViewMissing: z.boolean(),
+});
+
+export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), nextCursor: z.string().optional(), hasMore: z.boolean(), total: z.number().int() });
+
+export const bulkResultShape = z.strictObject({ mode: z.enum(['append', 'replace']), created: z.number().int(), recordCount: z.number().int() });
+export const importResultShape = z.strictObject({ status: z.literal('complete'), dataSet: dataSetShape });

@@ -1,0 +1,55 @@
+// Snoozing one task (spec v3 3, 4.3): personal to the member the key acts as, records no activity.
+import type { Operation } from '../define';
+import { READ, SET } from '../define';
+import { snooze } from '../shapes/tasks';
+import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
+import { instant } from '../schemas';
+import { taskOperation, whereText, type WhereKind } from './where';
+
+export const snoozeOperations = (w: WhereKind): Operation[] => [
+  taskOperation(w, {
+    id: 'getTaskSnooze',
+    tool: 'get_task_snooze',
+    method: 'GET',
+    suffix: '/snooze',
+    summary: `Read your snooze of ${whereText(w)}`,
+    description: 'Personal to the member the key acts as (a workspace key is refused). Returns {isSnoozed, snoozedUntil}.',
+    input: {},
+    output: snooze,
+    refusals: [],
+    budget: 'standard',
+    annotations: READ,
+    actor: 'member',
+    handler: (ctx, _input, t) => getSnooze(ctx, t()),
+  }),
+  taskOperation(w, {
+    id: 'setTaskSnooze',
+    tool: 'set_task_snooze',
+    method: 'PUT',
+    suffix: '/snooze',
+    summary: `Snooze ${whereText(w)}`,
+    description: 'Hidden from the member\'s Tasks grid until a date. Body {snoozedUntil} (in the future). Personal; records no activity. Returns {isSnoozed, snoozedUntil}.',
+    input: { snoozedUntil: instant().describe('Until when: ISO 8601, in the future; Z = UTC, an offset is honoured, no offset = UTC') },
+    output: snooze,
+    refusals: ['403 FORBIDDEN'],
+    budget: 'standard',
+    annotations: SET,
+    actor: 'member',
+    handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
+  }),
+  taskOperation(w, {
+    id: 'endTaskSnooze',
+    tool: 'end_task_snooze',
+    method: 'DELETE',
+    suffix: '/snooze',
+    summary: `End your snooze of ${whereText(w)}`,
+    description: 'Harmless when not snoozed. Returns {isSnoozed}.',
+    input: {},
+    output: snooze,
+    refusals: [],
+    budget: 'standard',
+    annotations: SET,
+    actor: 'member',
+    handler: (ctx, _input, t) => endSnooze(ctx, t()),
+  }),
+];

@@ -1,0 +1,51 @@
+// The context a rebuild runs in: no request, so the actor is the publisher of the target
+// version (spec v3 4.4: answers the new version cannot hold are "attributed to the
+// publisher"), or the workspace's anonymous member when the publisher is gone. Hooks are
+// empty on purpose: an upgrade fires no webhook event (6.3).
+import type { Ctx, Actor } from '../context';
+import type { Emulator } from '../emulator';
+import type { MemberRow, WorkspaceRow } from '../domain/people/rows';
+import type { ChecklistRow } from '../domain/checklists/lookup';
+
+export interface JobRow {
+  id: number;
+  workspace_id: number;
+  template_id: number;
+  checklist_id: number;
+  target_version: number;
+  requested_by: number | null;
+  request_id: string | null;
+  state: 'queued' | 'done' | 'failed';
+  run_at: number;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export function workerCtx(emu: Emulator, c: ChecklistRow, job: JobRow): Ctx {
+  const db = emu.db;
+  const ws = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(c.workspace_id)!;
+  const publisher = db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, job.target_version)?.created_by;
+  const member = (id: number | null | undefined) => (id == null ? undefined : db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id));
+  const m = member(publisher) ?? member(ws.anonymous_member_id) ?? member(job.requested_by)!;
+  const actor: Actor = {
+    kind: 'member',
+    member: m,
+    key: { id: 0, workspace_id: ws.id, name: 'upgrade worker', key_hash: '', member_id: m.id, expires_on: null, revoked_at: null, created_at: 0 },
+    isAdmin: m.role === 'Administrator',
+    rights: new Set(JSON.parse(m.rights) as string[]),
+  };
+  return {
+    db,
+    clock: emu.clock,
+    requestId: job.request_id ?? `upgrade-${job.id}`,
+    workspace: ws,
+    actor,
+    timeZone: m.time_zone ?? 'UTC',
+    baseUrl: emu.baseUrls[ws.region],
+    appUrl: emu.baseUrls[ws.region],
+    transport: 'rest',
+    hooks: {},
+    now: () => emu.clock.now(),
+  };
+}
