@@ -12,6 +12,13 @@
 // npm cache serves it offline), and better-sqlite3 is compiled for it with node-gyp
 // --nodedir pointing at those headers (no download from nodejs.org). Both are kept
 // in dist/.runtime/ between builds. WFE_SEA_NODE=current builds on the machine's Node.
+// Start-up (measured in `npm run bench`, docs/architecture.md): the blob's main script is
+// a small launcher. `wfe --version` and `wfe --help` are answered from text printed by
+// the bundle at build time (only when commander would print the same: 80 columns or no
+// terminal); everything else compiles the bundle, carried as an asset, with a V8 code
+// cache taken at build time by the runtime's node after a real start and first request
+// (tools/sea-cache.cjs), so the functions start-up and the first answer run are not
+// compiled again.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -107,6 +114,17 @@ export function seaRuntime(cache = 'dist/.runtime') {
   return { node, addon: sqlite.addon, version: `v${SEA_NODE}`, sqliteJs: sqlite.js };
 }
 
+/** The CommonJS wrapper the launcher and tools/sea-cache.cjs both put around the bundle (the code cache is of this exact text). */
+export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+export const WRAP_TAIL = '\n})';
+
+/** Help and version as a user with no WFE_* settings sees them. */
+function cleanEnv() {
+  const env = { ...process.env, WFE_CLI: '1' };
+  for (const k of Object.keys(env)) if (k.startsWith('WFE_') && k !== 'WFE_CLI') delete env[k];
+  return env;
+}
+
 export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     console.warn(`build-sea: the single executable is built for linux-x64 only (this is ${process.platform}-${process.arch}); skipped.`);
@@ -133,17 +151,44 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
   });
 
   const addon = runtime.addon;
+  // The cache and the texts are made by the node that will run them (V8's cache is version-bound).
+  const cache = join(work, 'wfe.cache');
+  const gen = spawnSync(runtime.node, ['tools/sea-cache.cjs', script, addon, cache, WRAP_HEAD, WRAP_TAIL], { encoding: 'utf8', env: cleanEnv() });
+  if (gen.status !== 0) throw new Error(`sea-cache failed: ${gen.stdout}${gen.stderr}`);
+  const fixed = {};
+  for (const flags of [['--version', '-V'], ['--help', '-h']]) {
+    const r = spawnSync(runtime.node, [script, flags[0]], { encoding: 'utf8', env: cleanEnv() });
+    if (r.status !== 0) throw new Error(`wfe ${flags[0]} failed: ${r.stderr}`);
+    for (const f of flags) fixed[f] = r.stdout;
+  }
+  const launcher = join(work, 'launcher.cjs');
+  writeFileSync(
+    launcher,
+    `'use strict';
+const fixed = ${JSON.stringify(fixed)};
+const args = process.argv.slice(2);
+const text = args.length === 1 && Object.prototype.hasOwnProperty.call(fixed, args[0]) && (process.stdout.isTTY ? process.stdout.columns === 80 : true) ? fixed[args[0]] : undefined;
+if (text !== undefined) process.stdout.write(text);
+else {
+  const { getAsset } = require('node:sea');
+  const vm = require('node:vm');
+  const source = ${JSON.stringify(WRAP_HEAD)} + getAsset('wfe.cjs', 'utf8') + ${JSON.stringify(WRAP_TAIL)};
+  const script = new vm.Script(source, { filename: 'wfe.cjs', cachedData: Buffer.from(getAsset('wfe.cache')) });
+  script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+}
+`,
+  );
   const blob = join(work, 'sea-prep.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(
     config,
     JSON.stringify(
       {
-        main: script,
+        main: launcher,
         output: blob,
         disableExperimentalSEAWarning: true,
         useCodeCache: true,
-        assets: { 'better_sqlite3.node': addon },
+        assets: { 'better_sqlite3.node': addon, 'wfe.cjs': script, 'wfe.cache': cache },
       },
       null,
       2,

@@ -10,6 +10,7 @@ import { dataSetBench } from './data-sets';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -66,16 +67,59 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<Re
   });
 }
 
+const RAW_BODY = JSON.stringify({ status: 'ok', teamId: '10000000-0000-4000-8000-000000000001', teamName: 'Acme Corp', region: 'US' });
+
 async function startBaseline(): Promise<{ url: string; child: ChildProcess }> {
-  const body = JSON.stringify({ status: 'ok', teamId: '10000000-0000-4000-8000-000000000001', teamName: 'Acme Corp', region: 'US' });
+  const body = RAW_BODY;
   const src = `const b=${JSON.stringify(body)};const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});r.end(b)});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const m = await waitFor(child, /port (\d+)/, 'baseline');
   return { url: `http://127.0.0.1:${m[1]}`, child };
 }
 
-/** The chosen stack with no emulator logic: itty-router behind @hono/node-server answering the
- * auth-test body with the same headers, reading the key header. The ceiling any route can reach. */
+const AUTH_TEST_BODY_JS = `JSON.stringify({status:'ok',teamId:'10000000-0000-4000-8000-000000000001',teamName:'Acme Corp',region:'US',isEnterprise:true,apiKey:{name:"Ada's integration",createdDateTime:new Date().toISOString(),actsAs:{type:'member',id:101,email:'ada@acme.test',name:'Ada Admin',role:'Administrator'}}})`;
+const AUTH_TEST_HEADERS_JS = `{'Content-Type':'application/json; charset=utf-8','X-Request-Id':'req_'+crypto.randomUUID().replace(/-/g,''),'X-RateLimit-Bucket':'cheap','X-RateLimit-Limit':'10000','X-RateLimit-Remaining':'9999','X-RateLimit-Reset':'1795240800'}`;
+
+/** The transport the emulator's v3 routes use, with no emulator logic: node:http and
+ * itty-router's route table (src/transports/http/native.ts), answering the auth-test body
+ * with the same headers, reading the key header. The ceiling any v3 route can reach. */
+async function startNativeStack(fixed = false): Promise<{ url: string; child: ChildProcess }> {
+  // fixed: raw's own body and headers, so only the transport and the router differ from raw.
+  const answer = fixed
+    ? `const b=${JSON.stringify(RAW_BODY)};res.writeHead(200,{'Content-Type':'application/json; charset=utf-8','Content-Length':Buffer.byteLength(b)});res.end(b);return`
+    : `const k=q.headers['x-api-key'];const b=${AUTH_TEST_BODY_JS};const h=${AUTH_TEST_HEADERS_JS};h['Content-Length']=String(Buffer.byteLength(b));res.writeHead(200,h);res.end(b);return`;
+  const src = `const {Router}=require(${JSON.stringify(join(ROOT, 'node_modules', 'itty-router'))});
+const r=Router();r.get('/v3/auth/test',1);const routes=r.routes;
+const s=require('node:http').createServer((q,res)=>{const u=q.url,i=u.indexOf('?'),p=i<0?u:u.slice(0,i);
+for(const [m,re] of routes)if(m===q.method&&re.exec(p)){${answer}}
+res.writeHead(404);res.end()});s.listen(0,'127.0.0.1',()=>console.log('port '+s.address().port))`;
+  const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const m = await waitFor(child, /port (\d+)/, 'native stack');
+  return { url: `http://127.0.0.1:${m[1]}`, child };
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** The peer users would pick instead: json-server 1.x serving one task by id from a db file. */
+async function startJsonServer(): Promise<{ url: string; child: ChildProcess; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-bench-js-'));
+  writeFileSync(join(dir, 'db.json'), JSON.stringify({ tasks: [{ id: TASK, name: 'First Day Welcome', status: 'NotComplete', checklistKey: JANE_DOE }] }));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'json-server', 'lib', 'bin.js'), join(dir, 'db.json'), '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: dir });
+  await waitFor(child, /Endpoints/, 'json-server');
+  return { url: `http://127.0.0.1:${port}`, child, dir };
+}
+
+/** The previous stack with no emulator logic: itty-router behind @hono/node-server answering the
+ * auth-test body with the same headers, reading the key header (still the path of /mcp, /api, /_emulator). */
 async function startBareStack(): Promise<{ url: string; child: ChildProcess }> {
   const src = `const {getRequestListener}=require(${JSON.stringify(join(ROOT, 'node_modules', '@hono', 'node-server'))});
 const {Router}=require(${JSON.stringify(join(ROOT, 'node_modules', 'itty-router'))});
@@ -107,16 +151,36 @@ async function cannon(url: string, extra: Record<string, unknown> = {}): Promise
   return autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { 'X-API-KEY': KEY }, ...extra });
 }
 
+/** CPU seconds (user + system) a process has used: robust where req/s are not (a shared, loaded machine). */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
+}
+
+/** A run with the server's CPU time per request beside it (note: `CPU n us/req`). */
+async function cannonCpu(pid: number, url: string, extra: Record<string, unknown> = {}): Promise<AcResult & { cpuUs: number }> {
+  const before = cpuSeconds(pid);
+  const r = await cannon(url, extra);
+  return { ...r, cpuUs: Math.round(((cpuSeconds(pid) - before) * 1e6) / Math.max(1, r.requests.total)) };
+}
+
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
-function row(name: string, r: AcResult, base?: number, target?: { ratio: number }): Row {
+function row(name: string, r: AcResult & { cpuUs?: number }, base?: number, target?: { ratio: number; peer?: { rps: number; times: number } }): Row {
   const out: Row = { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
   if (base) out.ratio = round(r.requests.average / base, 2);
   if (target && out.ratio !== undefined) {
     out.target = `>= ${target.ratio * 100}% of raw`;
     out.met = out.ratio >= target.ratio;
+    if (target.peer) {
+      out.target += target.peer.times === 1 ? ' and >= json-server' : ` and >= ${target.peer.times}x json-server`;
+      out.met = out.met && r.requests.average >= target.peer.rps * target.peer.times;
+    }
   }
-  if (r.non2xx || r.errors || r.timeouts) out.note = `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+  const notes: string[] = [];
+  if (r.cpuUs !== undefined) notes.push(`CPU ${r.cpuUs} us/req`);
+  if (r.non2xx || r.errors || r.timeouts) notes.push(`${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (notes.length) out.note = notes.join('; ');
   return out;
 }
 
@@ -148,10 +212,57 @@ async function mcpStdio(samples: number): Promise<Row> {
   times.sort((a, b) => a - b);
   const pct = (p: number) => round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))], 3);
   const p50 = pct(50);
-  return { name: `MCP stdio tools/call get_member (${samples} sequential)`, p50, p99: pct(99), target: 'p50 < 2 ms', met: p50 < 2 };
+  return { name: `MCP stdio tools/call get_member (${samples} sequential)`, p50, p99: pct(99), target: 'p50 < 0.3 ms', met: p50 < 0.3 };
 }
 
-async function seaStartup(runs: number): Promise<Row> {
+/** Median wall time of running a command to its end (start-up rows). */
+function medianRun(cmd: string, args: string[], runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(cmd, args, { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return round(times[Math.floor(times.length / 2)], 1);
+}
+
+/** `wfe --help` and `wfe --version` of the single executable against `node -e 0`, in the same run. */
+function cliStartup(nodeMs: number, runs: number): Row[] {
+  return (['--version', '--help'] as const).map((flag) => {
+    const ms = medianRun(join(ROOT, 'dist', 'wfe'), [flag], runs);
+    const ratio = round(ms / nodeMs, 2);
+    return { name: `Single executable: wfe ${flag} (median of ${runs})`, p50: ms, note: `${ratio}x node -e 0 (${nodeMs} ms)`, target: '<= 1.3x node -e 0', met: ratio <= 1.3 };
+  });
+}
+
+/** POST /_emulator/reset, sequential, with a write before each so every reset has rows to replace. */
+async function resetTimes(url: string, samples: number, frozen: boolean): Promise<Row> {
+  await fetch(`${url}/_emulator/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ frozen }) });
+  const path = `/v3/checklists/${JANE_DOE}/tasks/${WRITE_TASK}/complete`;
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples + 5; i++) {
+      await (await fetch(`${url}${path}`, { method: 'POST', headers: { 'X-API-KEY': KEY } })).arrayBuffer();
+      const t = performance.now();
+      const r = await fetch(`${url}/_emulator/reset`, { method: 'POST' });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`reset answered ${r.status}`);
+      if (i >= 5) times.push(performance.now() - t);
+    }
+  } finally {
+    await fetch(`${url}/_emulator/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ frozen: false }) });
+  }
+  times.sort((a, b) => a - b);
+  const p50 = round(times[Math.floor(times.length / 2)], 2);
+  const p99 = round(times[Math.min(times.length - 1, Math.floor(times.length * 0.99))], 2);
+  return frozen
+    ? { name: `POST /_emulator/reset, demo fixture, frozen clock (${samples} sequential)`, p50, p99, target: '<= 5 ms p50', met: p50 <= 5 }
+    : { name: `POST /_emulator/reset, demo fixture, running clock (${samples} sequential; loads the fixture each time)`, p50, p99 };
+}
+
+async function seaStartup(runs: number, nodeMs?: number): Promise<Row> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -169,6 +280,10 @@ async function seaStartup(runs: number): Promise<Row> {
   }
   times.sort((a, b) => a - b);
   const median = round(times[Math.floor(times.length / 2)], 1);
+  if (nodeMs !== undefined) {
+    const ratio = round(median / nodeMs, 2);
+    return { name: `Single executable: start to first answered request (median of ${runs})`, p50: median, p99: round(times[times.length - 1], 1), note: `${ratio}x node -e 0 (${nodeMs} ms)`, target: '<= 2x node -e 0', met: ratio <= 2 };
+  }
   return { name: `Single executable: start to first answered request (median of ${runs})`, p50: median, p99: round(times[times.length - 1], 1), target: '< 300 ms', met: median < 300 };
 }
 
@@ -313,23 +428,50 @@ async function main(): Promise<void> {
   try {
     await cannon(`${emu.url}/v3/auth/test`, { duration: 2 }); // warm-up
     await cannon(`${baseline.url}/`, { duration: 2 });
-    const raw = await cannon(`${baseline.url}/`);
+    const raw = await cannonCpu(baseline.child.pid!, `${baseline.url}/`);
     const base = raw.requests.average;
     rows.push(row('raw node:http fixed JSON (baseline)', raw, base));
+    const router = await startNativeStack(true);
+    try {
+      await cannon(`${router.url}/v3/auth/test`, { duration: 2 });
+      rows.push(row("node:http + itty-router route table, raw's body: the v3 transport and router, no logic", await cannonCpu(router.child.pid!, `${router.url}/v3/auth/test`), base, { ratio: 0.8 }));
+    } finally {
+      router.child.kill('SIGTERM');
+    }
+    const native = await startNativeStack();
+    try {
+      await cannon(`${native.url}/v3/auth/test`, { duration: 2 });
+      rows.push(row('the same, answering the auth-test body and headers (request id, budget headers, a timestamp)', await cannonCpu(native.child.pid!, `${native.url}/v3/auth/test`), base));
+    } finally {
+      native.child.kill('SIGTERM');
+    }
     const bare = await startBareStack();
     try {
       await cannon(`${bare.url}/v3/auth/test`, { duration: 2 });
-      rows.push(row('itty-router + @hono/node-server, auth-test body, no emulator logic (stack ceiling)', await cannon(`${bare.url}/v3/auth/test`), base));
+      rows.push(row('itty-router + @hono/node-server, same body (the fetch path: /mcp, /api, /_emulator)', await cannonCpu(bare.child.pid!, `${bare.url}/v3/auth/test`), base));
     } finally {
       bare.child.kill('SIGTERM');
     }
-    rows.push(row('GET /v3/auth/test', await cannon(`${emu.url}/v3/auth/test`), base, { ratio: 0.5 }));
+    let peer: { rps: number; times: number } | undefined;
+    const js = await startJsonServer();
+    try {
+      await cannon(`${js.url}/tasks/${TASK}`, { duration: 2 });
+      const r = await cannonCpu(js.child.pid!, `${js.url}/tasks/${TASK}`);
+      rows.push(row('json-server 1.0.0-beta.15 GET /tasks/:id (peer)', r, base));
+      peer = { rps: r.requests.average, times: 1 };
+    } catch (e) {
+      notes.push(`json-server row skipped: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      js.child.kill('SIGTERM');
+      rmSync(js.dir, { recursive: true, force: true });
+    }
+    rows.push(row('GET /v3/auth/test', await cannonCpu(emu.child.pid!, `${emu.url}/v3/auth/test`), base, { ratio: 0.5, peer: peer && { ...peer, times: 2 } }));
 
     const tools = await routesByTool(emu.url);
     const getTask = tools.get('get_task');
     if (getTask) {
       const path = getTask.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', TASK);
-      rows.push(row(`GET ${getTask.path} (task detail)`, await cannon(`${emu.url}${path}`), base, { ratio: 0.5 }));
+      rows.push(row(`GET ${getTask.path} (task detail)`, await cannonCpu(emu.child.pid!, `${emu.url}${path}`), base, { ratio: 0.3, peer }));
     } else notes.push('task detail read skipped: no get_task route in this build');
 
     const complete = tools.get('complete_task');
@@ -338,8 +480,8 @@ async function main(): Promise<void> {
       const path = complete.path.replace('{checklistKey}', JANE_DOE).replace('{taskKey}', WRITE_TASK);
       const probe = await fetch(`${emu.url}${path}`, { method: 'POST', headers: { 'X-API-KEY': KEY } });
       if (probe.ok) {
-        const r = await cannon(emu.url, { requests: [{ method: 'POST', path }, { method: 'DELETE', path }] });
-        rows.push(row('POST+DELETE .../complete (write pair)', r, base, { ratio: 0.3 }));
+        const r = await cannonCpu(emu.child.pid!, emu.url, { requests: [{ method: 'POST', path }, { method: 'DELETE', path }] });
+        rows.push(row('POST+DELETE .../complete (write pair)', r, base, { ratio: 0.25 }));
       } else notes.push(`write pair skipped: POST complete answered ${probe.status}`);
     } else notes.push('complete/uncomplete pair skipped: no complete_task/uncomplete_task routes in this build');
 
@@ -358,6 +500,8 @@ async function main(): Promise<void> {
     rows.push({ ...row('GET /v3/auth/test paced at 1,000 req/s', paced), target: 'p99 < 5 ms', met: paced.latency.p99 < 5 });
 
     rows.push(await mcpStdio(2000));
+    rows.push(await resetTimes(emu.url, 100, true));
+    rows.push(await resetTimes(emu.url, 30, false));
     rows.push({ name: 'RSS of the emulator serving the demo fixture, at rest after start', note: `${idleRss} MB`, target: '< 100 MB', met: idleRss < 100 });
     const rss = rssMb(emu.child.pid!);
     rows.push({ name: `Peak RSS of the emulator under load (-c ${CONNECTIONS}, after the runs above)`, note: `${rss} MB` });
@@ -365,7 +509,10 @@ async function main(): Promise<void> {
     emu.child.kill('SIGTERM');
     baseline.child.kill('SIGTERM');
   }
-  rows.push(await seaStartup(5));
+  const nodeMs = medianRun(process.execPath, ['-e', '0'], 9);
+  rows.push({ name: 'node -e 0 (start-up baseline, median of 9)', p50: nodeMs });
+  rows.push(await seaStartup(5, nodeMs));
+  rows.push(...cliStartup(nodeMs, 9));
   rows.push(await libraryStartup(20));
   rows.push(await bigDatabaseMemory(Number(process.env.BENCH_CHECKLISTS ?? 100_000)));
   rows.push(...(await myWorkOnGeneratedWorkspace(Number(process.env.BENCH_GRID_CHECKLISTS ?? 100_000))));

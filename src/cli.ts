@@ -1,10 +1,9 @@
 // wfe: the command line (../shared/EMULATOR.md "Command line").
+// Only commander is loaded up front: each command loads what it runs (the emulator,
+// the MCP SDK, the fixture loader) when it runs, so `wfe --version` and `--help` cost
+// little more than node itself (measured in `npm run bench`; docs/architecture.md).
 import { Command, Option, InvalidArgumentError } from 'commander';
-import { createEmulator, start } from './start';
-import { serveStdio } from './transports/mcp/stdio';
-import { hostForUrl } from './transports/http/server';
 import { fixtureNames } from './fixtures/source';
-import { fixtureKeys, keyLine } from './fixtures/keys';
 import { addFixtureCommands } from './fixtures/commands';
 import { addVersionCommand } from './version';
 import { commands } from './commands';
@@ -42,6 +41,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
+      const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
       const s = await start({
         host: o.host,
@@ -54,7 +54,7 @@ export function buildProgram(): Command {
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
       });
-      if (!o.quiet) printBanner(s.urls, o);
+      if (!o.quiet) await printBanner(s.urls, o);
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
         process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
       }
@@ -81,6 +81,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--port-us <port>', 'US port of the wfe serve whose addresses links carry').env('WFE_PORT_US').argParser(port).default(8787))
     .addOption(new Option('--port-eu <port>', 'EU port of the wfe serve whose addresses links carry').env('WFE_PORT_EU').argParser(port).default(8788))
     .action(async (o) => {
+      const [{ createEmulator }, { serveStdio }, { hostForUrl }] = await Promise.all([import('./start'), import('./transports/mcp/stdio'), import('./transports/http/server')]);
       const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
       const { emu } = createEmulator({
         db: o.db,
@@ -104,7 +105,8 @@ export function buildProgram(): Command {
   program
     .command('fixtures')
     .description('List the fixtures built into wfe and their keys.')
-    .action(() => {
+    .action(async () => {
+      const { fixtureKeys, keyLine } = await import('./fixtures/keys');
       for (const name of fixtureNames()) {
         process.stdout.write(`${name}\n`);
         for (const k of fixtureKeys(name)) process.stdout.write(`  ${keyLine(k)}\n`);
@@ -115,7 +117,8 @@ export function buildProgram(): Command {
     .command('keys')
     .description("Print a fixture's API keys.")
     .argument('[fixture]', 'fixture name or path', 'demo')
-    .action((fixture: string) => {
+    .action(async (fixture: string) => {
+      const { fixtureKeys, keyLine } = await import('./fixtures/keys');
       for (const k of fixtureKeys(fixture)) process.stdout.write(`${keyLine(k)}\n`);
     });
 
@@ -125,7 +128,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
+async function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
   const lines = [
     'Workflow Emulator is running.',
     `  US  REST ${urls.US}/v3   MCP ${urls.US}/mcp`,
@@ -134,6 +137,7 @@ function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db
     `  Web console: ${urls.US}/app (EU: ${urls.EU}/app)`,
     `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
   ];
+  const { fixtureKeys, keyLine } = await import('./fixtures/keys');
   const keys = fixtureKeys(o.fixture);
   if (keys.length) {
     lines.push('  Keys (X-API-KEY):');

@@ -11,7 +11,7 @@ import { json } from '../transports/http/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
-import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
+import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
 import { readBodyBytes } from '../transports/http/body';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
@@ -33,6 +33,9 @@ const amount = z.number({ error: 'must be a number' }).finite('must be a finite 
 const advanceBody = z
   .object({ seconds: amount.optional(), minutes: amount.optional(), hours: amount.optional(), days: amount.optional() })
   .strict();
+
+/** Each emulator's fixture image (platform/database.ts), made by its first reset at a frozen instant. */
+const images = new WeakMap<Emulator, FixtureImage>();
 
 const defaultViewBody = z
   .object({
@@ -99,7 +102,9 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   '/_emulator/reset': {
     POST: (_req, emu) => {
       try {
-        resetToFixture(emu.db, emu.fixture, emu.clock.now());
+        let image = images.get(emu);
+        if (!image) images.set(emu, (image = new FixtureImage()));
+        image.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
       } catch (e) {
         // An edited fixture directory that no longer loads: refused, the data stays as it was.
         if (e instanceof FixtureError) throw new ApiError(409, 'CONFLICT', `${e.message}. Nothing was reset.`, { issues: e.issues });

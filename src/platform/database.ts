@@ -2,13 +2,14 @@
 // `wfe seed|export|import` commands. Rows are replaced inside the same database
 // (never a new connection), so every prepared statement the emulator holds stays valid.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
+import { fixtureNames } from '../fixtures/source';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -37,6 +38,71 @@ export function resetToFixture(db: Db, fixture: FixtureSource, now: number): voi
     if (fixture !== 'none') loadFixture(db, fixture, now);
   })();
 }
+
+/**
+ * The rows a fixture load wrote, kept in an attached in-memory database, so a reset at
+ * the same instant copies them back instead of loading the fixture again (measured:
+ * a load runs the template validator, starts checklists and evaluates their rules,
+ * ~10 ms on the demo fixture; the copy is a few INSERT ... SELECT). A load depends on the
+ * clock, so the image serves only a reset at the instant it was taken: with a frozen
+ * clock (how tests pin time) every reset after the first; with a running clock none.
+ * Restoring replaces rows in the same connection, like a load, so prepared statements
+ * stay valid and the key cache sees the change (total_changes).
+ */
+export class FixtureImage {
+  private at: number | undefined;
+  private fixture: string | undefined;
+  private columns = new Map<string, string>();
+
+  reset(db: Db, fixture: FixtureSource, now: number, frozen: boolean): void {
+    // Only a built-in fixture (embedded, never edited): a directory or object may change between resets.
+    const builtIn = typeof fixture === 'string' && fixtureNames().includes(fixture) && !existsSync(fixture);
+    if (!builtIn) {
+      this.at = undefined;
+      resetToFixture(db, fixture, now);
+      return;
+    }
+    if (this.at === now && this.fixture === fixture && attached(db)) {
+      this.restore(db);
+      return;
+    }
+    resetToFixture(db, fixture, now);
+    if (frozen) this.capture(db, fixture, now);
+    else this.at = undefined;
+  }
+
+  private capture(db: Db, fixture: string, now: number): void {
+    if (!attached(db)) db.prepare(`ATTACH DATABASE ':memory:' AS ${IMAGE}`).run();
+    this.columns.clear();
+    db.transaction(() => {
+      for (const t of dataTables(db, IMAGE)) db.prepare(`DROP TABLE ${IMAGE}.${quote(t)}`).run();
+      for (const t of dataTables(db)) {
+        const cols = (db.prepare(`PRAGMA main.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => quote(c.name)).join(', ');
+        this.columns.set(t, cols);
+        db.prepare(`CREATE TABLE ${IMAGE}.${quote(t)} AS SELECT ${cols} FROM main.${quote(t)}`).run();
+      }
+      if (hasSequence(db)) db.prepare(`CREATE TABLE ${IMAGE}."~sequence" AS SELECT name, seq FROM main.sqlite_sequence`).run();
+    })();
+    this.at = now;
+    this.fixture = fixture;
+  }
+
+  private restore(db: Db): void {
+    db.transaction(() => {
+      deleteAll(db, [...this.columns.keys()]);
+      for (const [t, cols] of this.columns) db.prepare(`INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM ${IMAGE}.${quote(t)}`).run();
+      // The inserts above wrote their own counters: replaced by the image's.
+      if (hasSequence(db)) {
+        db.prepare('DELETE FROM main.sqlite_sequence').run();
+        db.prepare(`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM ${IMAGE}."~sequence"`).run();
+      }
+    })();
+  }
+}
+
+const IMAGE = 'wfe_fixture_image';
+const attached = (db: Db) => (db.pragma('database_list') as { name: string }[]).some((d) => d.name === IMAGE);
+const hasSequence = (db: Db) => db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get() !== undefined;
 
 /** The whole database as one SQLite file (GET /_emulator/export, `wfe export`). */
 export function exportDatabase(db: Db): Buffer {

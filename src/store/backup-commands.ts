@@ -1,6 +1,6 @@
-// `wfe backup` and `wfe restore` (README "Backup and restore").
+// `wfe backup` and `wfe restore` (README "Backup and restore"). The work is loaded
+// when the command runs, so `wfe --help` and start-up do not pay for it.
 import { Option, type Command } from 'commander';
-import { backupDatabase, restoreDatabase } from './backup';
 
 export function addBackupCommands(program: Command): void {
   const env = process.env;
@@ -11,6 +11,7 @@ export function addBackupCommands(program: Command): void {
     .addOption(new Option('--force', 'replace <out> if it exists'))
     .argument('<out>', 'backup file to write')
     .action(async (out: string, o: { db: string; force?: boolean }) => {
+      const { backupDatabase } = await import('./backup');
       const r = await backupDatabase(o.db, out, { force: o.force });
       process.stderr.write(`Backed up ${o.db} to ${r.file} (${r.bytes} bytes, schema version ${r.schemaVersion}, ${r.workspaces} workspaces, integrity ok).\n`);
     });
@@ -21,6 +22,7 @@ export function addBackupCommands(program: Command): void {
     .addOption(new Option('--force', 'replace a database that already holds data'))
     .argument('<backup>', 'backup file written by wfe backup')
     .action(async (input: string, o: { db: string; force?: boolean }) => {
+      const { restoreDatabase } = await import('./backup');
       const r = await restoreDatabase(input, o.db, { force: o.force });
       process.stderr.write(`Restored ${input} into ${r.file} (${r.bytes} bytes, ${r.workspaces} workspaces).\n`);
     });

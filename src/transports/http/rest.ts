@@ -14,7 +14,8 @@ export interface HttpCall {
   emu: Emulator;
 }
 
-export function buildInput(op: Operation, url: URL, params: Record<string, string>, body: unknown): Record<string, unknown> {
+/** `query`: the request's query parameters (only read when the operation declares some). */
+export function buildInput(op: Operation, query: () => URLSearchParams, params: Record<string, string>, body: unknown): Record<string, unknown> {
   const part = partitionOf(op);
   const raw: Record<string, unknown> = {};
   if (part.bodyAs) {
@@ -26,8 +27,9 @@ export function buildInput(op: Operation, url: URL, params: Record<string, strin
     // Path and query names in the body are ignored; undeclared names pass to zod, which drops them.
     for (const [k, v] of Object.entries(body)) if (!part.path.includes(k) && !part.query.includes(k)) raw[k] = v;
   }
+  const search = part.query.length > 0 ? query() : undefined;
   for (const name of part.query) {
-    const all = url.searchParams.getAll(name);
+    const all = search!.getAll(name);
     if (all.length > 1) throw validationError(`${name} was given more than once.`, name);
     if (all.length === 1) raw[name] = coerceString(op.input, name, all[0]);
   }
@@ -56,7 +58,7 @@ export function restHandler(op: Operation) {
     const answer = await runCall(emu, {
       op,
       info,
-      readInput: async (maxBytes) => buildInput(op, new URL(req.url), req.params, wantsBody ? await readJson(req as unknown as Request, maxBytes) : undefined),
+      readInput: async (maxBytes) => buildInput(op, () => new URL(req.url).searchParams, req.params, wantsBody ? await readJson(req as unknown as Request, maxBytes) : undefined),
     });
     return restAnswer(answer, info.requestId, emu.log);
   };

@@ -1,14 +1,17 @@
-// node:http at the edge: @hono/node-server's getRequestListener turns
-// IncomingMessage into a web Request (measured ~3x a hand-written adapter).
+// node:http at the edge. A v3 operation is answered from node's own request and
+// response (native.ts); everything else (MCP over HTTP, control routes, legacy,
+// downloads, 404/405, unusual request targets) goes through @hono/node-server's
+// getRequestListener to the fetch-shaped core (app.ts).
 // Requests node:http or the adapter cannot parse are still answered in the v3
 // envelope (spec v3 4.1: never a dropped connection, never a bare 500).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener, RequestError } from '@hono/node-server';
+import type { RequestError as HonoRequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
+import { createNodeRest } from './native';
 import { errorResponse, requestIdFrom } from './respond';
 import { isDropped } from '../../faults/inject';
 
@@ -29,10 +32,12 @@ export interface Running {
 export const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /** A request line or Host header the adapter cannot turn into a URL (e.g. `GET *`, `Host: a b`). */
-function adapterError(err: unknown): unknown {
+function adapterError(err: unknown, RequestError: typeof HonoRequestError): unknown {
   if (err instanceof RequestError) return validationError(`Invalid request: ${err.message.toLowerCase()}.`);
   return err;
 }
+
+type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
  * Requests node:http refuses before any handler runs (bad Content-Length,
@@ -65,25 +70,33 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const urls = {} as Record<Region, string>;
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const fetch = createFetch(emu, region, opts.extensions);
-    const listener = getRequestListener(
-      // Headers are read from the IncomingMessage: touching req.headers makes the adapter's
-      // lightweight Request build a full undici Request (measured: most of our per-request cost).
-      (req: Request, env: { incoming: Pick<IncomingMessage, 'socket' | 'headers'> }) => {
-        const faults = emu.faults.size > 0;
-        const res = fetch(req, env.incoming.socket.remoteAddress ?? 'unknown', env.incoming.headers);
-        // An injected drop (src/faults): close the connection instead of answering.
-        return !faults ? res : res.then((r) => (isDropped(r) ? (env.incoming.socket.destroy(), r) : r));
-      },
-      {
-        // HTTP/1.0 clients may send no Host; the emulator does not route by host.
-        hostname: 'localhost',
-        // The client's X-Request-Id is used here too (spec v3 4.1 rule 9): the request is kept per call.
-        errorHandler: (err: unknown) => {
-          const id = current?.headers['x-request-id'];
-          return errorResponse(adapterError(err), requestIdFrom(typeof id === 'string' ? id : null), {}, emu.log);
+    const native = createNodeRest(emu, region);
+    // The adapter (and undici's Request and Response behind it) is loaded by the first request
+    // the fetch path answers, not at start-up: a v3 call never needs it (measured: ~9% of start-up CPU).
+    let listener: NodeListener | undefined;
+    let loading: Promise<NodeListener> | undefined;
+    const load = async (): Promise<NodeListener> => {
+      const { getRequestListener, RequestError } = await import('@hono/node-server');
+      return getRequestListener(
+        // Headers are read from the IncomingMessage: touching req.headers makes the adapter's
+        // lightweight Request build a full undici Request (measured: most of our per-request cost).
+        (req: Request, env: { incoming: Pick<IncomingMessage, 'socket' | 'headers'> }) => {
+          const faults = emu.faults.size > 0;
+          const res = fetch(req, env.incoming.socket.remoteAddress ?? 'unknown', env.incoming.headers);
+          // An injected drop (src/faults): close the connection instead of answering.
+          return !faults ? res : res.then((r) => (isDropped(r) ? (env.incoming.socket.destroy(), r) : r));
         },
-      },
-    );
+        {
+          // HTTP/1.0 clients may send no Host; the emulator does not route by host.
+          hostname: 'localhost',
+          // The client's X-Request-Id is used here too (spec v3 4.1 rule 9): the request is kept per call.
+          errorHandler: (err: unknown) => {
+            const id = current?.headers['x-request-id'];
+            return errorResponse(adapterError(err, RequestError), requestIdFrom(typeof id === 'string' ? id : null), {}, emu.log);
+          },
+        },
+      ) as NodeListener;
+    };
     // The request being constructed, for the adapter's error handler, which the adapter calls
     // synchronously when it cannot build a Request. A plain variable, not AsyncLocalStorage:
     // on Node 20 that turns on async hooks for every promise (measured ~25% of CPU).
@@ -95,12 +108,18 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const server = createServer(
       { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
       (req: IncomingMessage, res: ServerResponse) => {
-        current = req;
-        try {
-          return (listener as (a: IncomingMessage, b: ServerResponse) => unknown)(req, res);
-        } finally {
-          current = undefined;
-        }
+        if (native(req, res)) return;
+        const run = (l: NodeListener) => {
+          current = req;
+          try {
+            return l(req, res);
+          } finally {
+            current = undefined;
+          }
+        };
+        if (listener) return run(listener);
+        loading ??= load();
+        return loading.then((l) => run((listener = l)));
       },
     );
     server.headersTimeout = headersTimeout;
