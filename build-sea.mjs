@@ -17,7 +17,7 @@
 // the bundle at build time (only when commander would print the same: 80 columns or no
 // terminal); everything else compiles the bundle, carried as an asset, with a V8 code
 // cache taken at build time by the runtime's node after a real start and first request
-// (tools/sea-cache.cjs), so the functions start-up and the first answer run are not
+// (build-sea-cache.cjs), so the functions start-up and the first answer run are not
 // compiled again.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -114,7 +114,7 @@ export function seaRuntime(cache = 'dist/.runtime') {
   return { node, addon: sqlite.addon, version: `v${SEA_NODE}`, sqliteJs: sqlite.js };
 }
 
-/** The CommonJS wrapper the launcher and tools/sea-cache.cjs both put around the bundle (the code cache is of this exact text). */
+/** The CommonJS wrapper the launcher and build-sea-cache.cjs both put around the bundle (the code cache is of this exact text). */
 export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 export const WRAP_TAIL = '\n})';
 
@@ -153,7 +153,7 @@ export async function buildSea({ out = 'dist/wfe', work = 'dist/.sea' } = {}) {
   const addon = runtime.addon;
   // The cache and the texts are made by the node that will run them (V8's cache is version-bound).
   const cache = join(work, 'wfe.cache');
-  const gen = spawnSync(runtime.node, ['tools/sea-cache.cjs', script, addon, cache, WRAP_HEAD, WRAP_TAIL], { encoding: 'utf8', env: cleanEnv() });
+  const gen = spawnSync(runtime.node, ['build-sea-cache.cjs', script, addon, cache, WRAP_HEAD, WRAP_TAIL], { encoding: 'utf8', env: cleanEnv() });
   if (gen.status !== 0) throw new Error(`sea-cache failed: ${gen.stdout}${gen.stderr}`);
   const fixed = {};
   for (const flags of [['--version', '-V'], ['--help', '-h']]) {

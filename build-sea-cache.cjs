@@ -2,7 +2,7 @@
 // will (same wrapper text, same file name), starts `wfe serve`, answers a first request,
 // then writes V8's code cache of the script. Taken after the run, the cache holds the
 // functions start-up and a first answer compiled, not only the top level.
-//   node tools/sea-cache.cjs <bundle> <better_sqlite3.node> <out> <wrap head> <wrap tail>
+//   node build-sea-cache.cjs <bundle> <better_sqlite3.node> <out> <wrap head> <wrap tail>
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const vm = require('node:vm');
