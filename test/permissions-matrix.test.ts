@@ -65,6 +65,15 @@ const rules = {
   snooze: (k: KeyName): Cell => (isWorkspace(k) ? 'API_KEY_ACTS_AS_WORKSPACE' : 'ok'),
   /** 5.5, 5.9: create a checklist: Checklist.Creator and run permission; a workspace key from any template. */
   checklistCreate: (k: KeyName): Cell => (has(k, 'Checklist.Creator') ? 'ok' : 'FORBIDDEN'),
+  /** 4.6 rule 3, 5.3, 5.9: the Tasks grid and saved views are a member's own; a workspace key is refused. */
+  person: (k: KeyName): Cell => (isWorkspace(k) ? 'API_KEY_ACTS_AS_WORKSPACE' : 'ok'),
+  /** 5.5: list or upgrade a template's checklists: a folder permission other than View or Deny. */
+  upgradeList: (k: KeyName, f: Folder): Cell => {
+    const p = folderOf(k, f);
+    return p === 'View' || p === 'Deny' ? 'FORBIDDEN' : 'ok';
+  },
+  /** 5.4: schedules need Schedule.Viewer or Schedule.Creator (Administrators and the workspace key pass). */
+  scheduleRead: (k: KeyName): Cell => (has(k, 'Schedule.Viewer') || has(k, 'Schedule.Creator') ? 'ok' : 'FORBIDDEN'),
   /** 5.5, 5.9: raise a standalone task: Task.Creator; the workspace key needs none. */
   standaloneCreate: (k: KeyName): Cell => (has(k, 'Task.Creator') ? 'ok' : 'FORBIDDEN'),
 };
@@ -132,6 +141,12 @@ before(async () => {
     const doc = await s.api(KEYS.admin, 'GET', `/v3/templates/${t.key}/document`);
     rows.push({ op: 'createTemplateVersion', label: t.name, expect: (k) => rules.templateEdit(k, t.folder), call: api('POST', `/v3/templates/${t.key}/versions`, doc.body) });
   }
+  for (const t of TEMPLATES) {
+    rows.push({ op: 'listChecklistUpgrades', label: t.name, expect: (k) => rules.upgradeList(k, t.folder), call: api('GET', `/v3/templates/${t.key}/upgrades`) });
+  }
+  rows.push({ op: 'listMyWork', label: 'own work', expect: rules.person, call: api('GET', '/v3/my-work') });
+  rows.push({ op: 'listMyWorkViews', label: 'own views', expect: rules.person, call: api('GET', '/v3/my-work/views') });
+  rows.push({ op: 'listSchedules', label: 'all schedules', expect: rules.scheduleRead, call: api('GET', '/v3/schedules') });
   rows.push({ op: 'createTemplate', label: 'unfiled', expect: rules.templateCreate, call: api('POST', '/v3/templates', smallDoc('Matrix')) });
   rows.push({
     op: 'archiveTemplate+unarchiveTemplate',
