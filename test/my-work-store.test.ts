@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { migrate, schemaBlocks } from '../src/store/open';
 import { loadFixture } from '../src/fixtures/load';
-import { generateWorkspace, parseGenerateSpec } from '../src/store/generate';
+import { generateWorkspace, parseGenerateSpec } from '../src/fixtures/generate';
 import { DEMO } from './helpers/server';
 
 const halted = (db: Database.Database, checklistKey: string, taskKey: string) =>

@@ -5,8 +5,8 @@ import { Option, type Command } from 'commander';
 import { openDb } from '../store/open';
 import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
 import { ApiError } from '../errors';
-import { generateWorkspace, parseGenerateSpec } from '../store/generate';
-import { progressBar } from '../store/progress';
+import { generateWorkspace, parseGenerateSpec } from '../fixtures/generate';
+import { progressBar } from '../fixtures/progress';
 
 const fail = (message: string): never => {
   throw new Error(message);

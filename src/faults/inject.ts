@@ -3,12 +3,12 @@
 // connection. REST and legacy get the envelope as the HTTP answer; MCP gets it
 // inside the JSON-RPC response with the headers, as the spec answers MCP refusals
 // (spec v3 8). A faulted call never reaches a handler, so it changes no data.
-import { ApiError, errorBody } from '../errors';
+import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import type { CallInfo } from '../pipeline';
 import { budgetHeaders } from '../platform/ratelimit';
 import { errorResponse } from '../transports/http/respond';
-import { errorResult } from '../transports/mcp/tools';
+import { refuseInside } from '../transports/mcp/http';
 import type { FaultHit } from './list';
 
 const HOUR = 3_600_000;
@@ -65,7 +65,8 @@ export async function injectFault(emu: Emulator, req: Request, path: string, inf
       return errorResponse(err, info.requestId, headers);
     }
   }
-  return insideMcp(body, err, info.requestId, { ...headers, ...err.headers });
+  // Answered as an MCP refusal over budget is: inside the response (spec v3 8).
+  return refuseInside(body, err, info.requestId, { ...headers, ...err.headers });
 }
 
 function faultError(emu: Emulator, hit: FaultHit): ApiError {
@@ -85,18 +86,4 @@ function faultError(emu: Emulator, hit: FaultHit): ApiError {
     headers['Retry-After'] = String(r.retryAfter);
   }
   return new ApiError(status, r.code ?? code, r.message ?? (status === 429 ? `The ${r.bucket ?? 'standard'} rate budget is spent.` : message), extras, headers);
-}
-
-/** Like an MCP refusal over budget: every request message answered with the refusal; HTTP 200 with the headers. */
-function insideMcp(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
-  const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
-  const answers = msgs
-    .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
-    .map((m) =>
-      m.method === 'tools/call'
-        ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) }
-        : { jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${err.code}: ${err.message}`, data: errorBody(err, requestId) } },
-    );
-  if (answers.length === 0) return new Response(null, { status: 202, headers });
-  return new Response(JSON.stringify(Array.isArray(body) ? answers : answers[0]), { status: 200, headers: { ...headers, 'Content-Type': JSON_TYPE } });
 }

@@ -6,18 +6,9 @@
 import type { Ctx } from '../../context';
 import { parseStoredDocument } from '../templates/document';
 import type { DataSetRow, FieldRow } from './rows';
+import type { DataSetLink } from '../tasks/linked-records';
 
 const LINKABLE = ['DropDown', 'MultiChoice', 'SubTasks', 'Table'];
-
-interface LinkDoc {
-  name?: string;
-  key?: string;
-  view?: string;
-  viewKey?: string;
-  displayField?: string;
-  displayFieldKey?: string;
-  columns?: { field?: string; column?: string }[];
-}
 
 export interface Connection {
   templateId: number;
@@ -27,12 +18,12 @@ export interface Connection {
   fieldKey: string;
   fieldType: string;
   fieldLabel?: string;
-  link: LinkDoc;
+  link: DataSetLink;
 }
 
 const same = (a: string | undefined, b: string | null | undefined) => a !== undefined && b != null && a.trim().toLowerCase() === b.trim().toLowerCase();
 
-function linksTo(ds: DataSetRow, l: LinkDoc): boolean {
+function linksTo(ds: DataSetRow, l: DataSetLink): boolean {
   return same(l.key, ds.key) || same(l.name, ds.name) || same(l.name, ds.slug ?? undefined);
 }
 
@@ -50,7 +41,7 @@ export function connectionsOf(ctx: Ctx, ds: DataSetRow): Connection[] {
     const doc = parseStoredDocument(t.document);
     for (const task of doc.tasks ?? []) {
       for (const f of task.fields ?? []) {
-        const l = f.dataSet as LinkDoc | undefined;
+        const l = f.dataSet as DataSetLink | undefined;
         if (!l || typeof l !== 'object' || !LINKABLE.includes(f.type) || !linksTo(ds, l)) continue;
         out.push({ templateId: t.id, templateKey: t.key, templateName: t.name, taskKey: task.id!, fieldKey: f.id!, fieldType: f.type, fieldLabel: typeof f.label === 'string' ? f.label : undefined, link: l });
       }

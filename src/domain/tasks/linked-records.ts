@@ -11,13 +11,16 @@ export interface LinkedRecord {
   text: string;
 }
 
-interface DataSetLink {
+/** A linked field's `dataSet` in the template document (docs/template-document.md). */
+export interface DataSetLink {
   name?: string;
   key?: string;
   view?: string;
   viewKey?: string;
   displayField?: string;
   displayFieldKey?: string;
+  /** Table fields: which record field fills which column. */
+  columns?: { field?: string; column?: string }[];
 }
 
 export const isLinked = (f: DocField) => typeof f.dataSet === 'object' && f.dataSet !== null;

@@ -68,8 +68,8 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   }
 }
 
-/** Over budget: the refusal goes inside the MCP response, with the headers (spec v3 8). */
-function refuseInside(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
+/** Over budget (or an injected fault): the refusal goes inside the MCP response, with the headers (spec v3 8). */
+export function refuseInside(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
   const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
   const answers = msgs
     .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
