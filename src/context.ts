@@ -1,6 +1,6 @@
 import type { Db } from './store/open';
 import type { Clock } from './clock';
-import type { MemberRow, WorkspaceRow, KeyRow } from './domain/people/rows';
+import type { MemberRow, WorkspaceRow, KeyRow } from './rows/people';
 
 export type Region = 'US' | 'EU';
 

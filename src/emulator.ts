@@ -11,12 +11,43 @@ import type { DomainHooks, Region } from './context';
 import type { IdempotencyStore } from './platform/idempotency-types';
 import { loadFixture, type FixtureSource } from './fixtures/load';
 import { fixtureLabel } from './fixtures/source';
-import type { WebhookOptions } from './webhooks/options';
-import type { UpgradeOptions } from './upgrades/options';
 import { RequestJournal } from './platform/journal';
-import { installPlatform } from './platform/install';
+import { SqliteIdempotencyStore } from './platform/idempotency';
+import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
-import { FaultList } from './faults/list';
+import { FaultList } from './platform/faults';
+
+// The settings of the areas that plug in (src/webhooks, src/upgrades) are declared here,
+// with the emulator's own, so the core imports none of them.
+/** Delivery settings (docs/webhooks.md "Retries"). Defaults are the documented schedule; tests and `wfe serve` may shorten them. */
+export interface WebhookOptions {
+  /** Real milliseconds to wait for the receiver's answer (connect + headers + body). Default 10 s. */
+  timeoutMs?: number;
+  /** Wait before the first retry; doubled for each further one. Emulator clock. Default 10 s. */
+  retryBaseMs?: number;
+  /** Attempts in all before a delivery is marked failed. Default 8. */
+  maxAttempts?: number;
+  /** How often (real ms) the sender looks for due deliveries; it is also woken after every event. Default 100. */
+  pollMs?: number;
+  /** Emulator-clock delay between an event and its processing ("shortly after", spec v3 6.3). Default 0. */
+  processDelayMs?: number;
+  /** Deliveries in flight at once. Default 8. */
+  concurrency?: number;
+  /** Emulator only: send every event of every workspace to this URL without subscribing. */
+  forwardEvents?: string;
+}
+
+/** Upgrade worker settings (docs/upgrades.md "The worker"). */
+export interface UpgradeOptions {
+  /**
+   * Emulator-clock wait between queueing a rebuild and its being due. Default 60 000: the
+   * Retry-After the 202 gives (spec v3 8), so a client that waits as told finds it done, and a
+   * test moves the clock instead of waiting. 0: due at the next poll.
+   */
+  delayMs?: number;
+  /** How often (real ms) the worker looks for due rebuilds; it is also woken after every queueing. Default 100. */
+  pollMs?: number;
+}
 
 export interface EmulatorOptions {
   db?: string;
@@ -95,7 +126,13 @@ export class Emulator {
     };
     this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
-    installPlatform(this);
+    // Platform state every emulator carries, whichever transport runs it (serve and
+    // `wfe mcp` alike): idempotency over SQLite and persisted rate-budget counters.
+    this.idempotency = new SqliteIdempotencyStore(this.db);
+    const budgets = new BudgetStore(this.db, this.limiter, () => this.clock.now());
+    budgets.load();
+    budgets.start();
+    this.closers.push(() => budgets.stop());
   }
 
   /** The fixture's name for people: a built-in name, a path, or an object's `name`. */

@@ -3,6 +3,7 @@ import { Emulator, type EmulatorOptions } from './emulator';
 import { listen, type Running } from './transports/http/server';
 import { emptyExtensions, type AppExtensions } from './transports/http/app';
 import { extensions } from './extensions';
+import { requestChain } from './edge';
 
 export interface StartOptions extends EmulatorOptions {
   host?: string;
@@ -20,6 +21,7 @@ export interface Started {
 export function createEmulator(opts: EmulatorOptions = {}): { emu: Emulator; ext: AppExtensions } {
   const emu = new Emulator(opts);
   const ext: AppExtensions = emptyExtensions();
+  ext.chain.push(...requestChain);
   for (const install of extensions) install(emu, ext);
   return { emu, ext };
 }

@@ -7,7 +7,7 @@ export const WFE_VERSION = '0.1.0';
 export function runtimeInfo() {
   let sea = false;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:sea exists only on Node 20.12+; a require in try is the optional load
     sea = (require('node:sea') as { isSea(): boolean }).isSea();
   } catch {
     sea = false;

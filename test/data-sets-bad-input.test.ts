@@ -1,6 +1,5 @@
 // Data Sets, bad input (issue 13 "Bad input"): every write route of both APIs answered
 // with odd bodies, never a 500, and a refused write leaves the set as it was.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, type TestServer } from './helpers/server';

@@ -1,6 +1,5 @@
 // Legacy v2 Data Set API (legacy spec 4.8, 7, 8, 9; docs/data-sets.md): every route, the
 // limits of legacy spec 8 at and one past each edge, errors as {error}, system sets 403.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -1,7 +1,6 @@
 // v3 Data Set routes (spec v3 4.7 paths, 4.1 conventions, 5.4-5.6, 5.9 permissions, 6.3
 // events, 9 PATCH; docs/data-sets.md) over the store the legacy API uses. The test
 // server checks every answer against the declared contract.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -13,7 +13,6 @@ after(async () => {
   await s.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function poll(key: string, apiKey: string = KEYS.admin): Promise<any> {
   for (let i = 0; i < 100; i++) {
     const r = await s.api(apiKey, 'GET', `/v3/drafts/${key}/commit`);

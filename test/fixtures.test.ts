@@ -214,7 +214,7 @@ test('16.3 fixtures: wfe serve --fixture ./dir runs it and prints its keys', asy
       const t = setTimeout(() => reject(new Error(out)), 30_000);
       child.stdout.on('data', (d) => {
         out += d;
-        if (out.includes('Ctrl+C')) (clearTimeout(t), resolve(out));
+        if (out.includes('Ctrl+C')) { clearTimeout(t); resolve(out); }
       });
     });
     assert.match(banner, /served-key-1/);

@@ -1,7 +1,6 @@
 // Every legacy route of legacy spec 4.1-4.7 (docs/legacy.md): answers and shapes, with the
 // v1 and v2 headers as each needs. Refusals: test/legacy-refusals.test.ts; the two APIs side
 // by side: test/legacy-migration.test.ts.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -1,7 +1,6 @@
 // Legacy checklist creation (legacy spec 4.1, 5, 7, 9; docs/legacy.md): POST /api/checklist,
 // /api/checklist/create-many (v2) and /api/checklist/create-with-parameters (v2). They share
 // the v3 start code, so refusals match POST /v3/checklists; a refused call creates nothing.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

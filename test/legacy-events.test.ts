@@ -3,7 +3,6 @@
 // Incomplete or NotApplicable), with the same bytes as the v3 completion would send; find with
 // createIfNotExists fires new_checklist; legacy assignments fire task_assigned; a legacy comment
 // comment_created; a refused legacy write fires nothing.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -2,7 +2,6 @@
 // the same domain): whatever is written through one API reads back through the other, for
 // checklists, tasks, comments, assignees and tags; and the legacy integer ids (checklistId,
 // taskId, taskContentID, contentID) survive a restart of a file database.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

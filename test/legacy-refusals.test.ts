@@ -2,7 +2,6 @@
 // parameters and body properties, non-integer ids, GUIDs that are not, unknown statuses and
 // content types, v2 routes without the header, bad keys. Each is 400/401/404 (403/409 where
 // the v3 rules refuse), never a 500, always `{error}`, and a refused write changes nothing.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

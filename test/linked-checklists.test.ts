@@ -2,7 +2,6 @@
 // Checklist control"; docs/upgrades.md "Linked checklists"): the child checklist starts with
 // its parent, the link reads from both sides, new_checklist fires for the child (and for the
 // parent), never for an upgrade.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, type TestServer } from './helpers/server';

@@ -90,7 +90,7 @@ test('16.2 package: npx wfe serve runs in the project and answers', async (t) =>
       child.stdout!.on('data', (d) => {
         out += d;
         const m = /US\s+REST (\S+)\/v3/.exec(out);
-        if (m) (clearTimeout(timer), resolve(m[1]));
+        if (m) { clearTimeout(timer); resolve(m[1]); }
       });
     });
     const res = await fetch(`${us}/v3/auth/test`, { headers: { 'X-API-KEY': 'acme-admin-key' } });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { coerceString } from '../src/transports/http/coerce';
 import { htmlToText, textToHtml, decodeEntities } from '../src/domain/tasks/html-text';
 import { holds } from '../src/domain/tasks/evaluate';
-import { resolveZone, zoneFor } from '../src/platform/timezone';
+import { resolveZone, zoneFor } from '../src/domain/timezone';
 
 const shape = {
   flag: z.boolean().optional(),

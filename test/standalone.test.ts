@@ -100,7 +100,7 @@ test('5.5 create: Task.Creator raises a task with assignees, due date and tags; 
 test('5.5/5.9 create: refusals write nothing', async () => {
   const n = taskCount();
   events.length = 0;
-  let r = await raise(KEYS.noperm, { name: 'x' });
+  const r = await raise(KEYS.noperm, { name: 'x' });
   refused(r, 403, 'FORBIDDEN');
   assert.match(r.body.error.message, /Task\.Creator/);
   refused(await raise(KEYS.workspace, { name: 'x', assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] }), 403, 'FORBIDDEN');

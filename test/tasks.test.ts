@@ -88,7 +88,7 @@ test('4.3 walk: "Onboarding: Jane Doe" from start to Complete through REST (3, 6
 });
 
 /** Calls and asserts that nothing changed (for the harmless repeats). */
-async function refusedNothing(call: () => Promise<any>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function refusedNothing(call: () => Promise<any>) {
   const { snapshot } = await import('./helpers/tasks');
   const before = snapshot(s);
   const r = await call();

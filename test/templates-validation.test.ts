@@ -17,7 +17,6 @@ after(async () => {
   await s.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function validate(doc: unknown, forTemplate?: string): Promise<any> {
   const r = await s.api(KEYS.admin, 'POST', `/v3/templates/validate${forTemplate ? `?forTemplate=${forTemplate}` : ''}`, doc === undefined ? undefined : JSON.stringify(doc));
   assert.equal(r.status, 200, r.text);

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, callTool, withoutRequestId, KEYS, type TestServer } from './helpers/server';
 import { testOps } from './helpers/platform';
-import { resolveZone } from '../src/platform/timezone';
+import { resolveZone } from '../src/domain/timezone';
 
 let s: TestServer;
 before(async () => {

@@ -2,7 +2,6 @@
 // built for it (v1 created, exported, changed keeping ids, published as v2 by Omar Owner),
 // a checklist started on v1, answered, upgraded by Ada Admin and rebuilt by the worker.
 // Answers v2 cannot hold go to the checklist's activity attributed to the publisher (Omar).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

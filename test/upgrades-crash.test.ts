@@ -2,7 +2,6 @@
 // real `wfe serve --db FILE` child process queues upgrades with its worker paused, is killed
 // with SIGKILL, restarted on the same file, and the worker rebuilds every queued checklist
 // exactly once (the 202 committed the queue rows; nothing in memory was needed).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,7 +2,6 @@
 // "Checklist upgrade"; docs/upgrades.md): the candidates list, every row of the problem
 // table, 202/200 answers, the worker on the emulator clock, rollback, injected failure,
 // and the events an upgrade does not fire (6.3).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, callTool, withoutRequestId, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -3,7 +3,6 @@
 // (refused with 500 and waiting to retry, in flight to a receiver that hangs, and never
 // attempted because the sender was paused), restarted on the same file, and every pending
 // delivery arrives exactly once per subscription, with the bytes built before the crash.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -33,7 +33,6 @@ const control = async (method: string, path: string, body?: unknown) => {
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 };
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const deliveriesOf = async (subscription: string): Promise<any[]> => (await control('GET', `/_emulator/webhooks/deliveries?subscription=${subscription}`)).body.items;
 async function waitSettled(subscription: string, n = 1, timeoutMs = 5000): Promise<any[]> {
   const until = Date.now() + timeoutMs;

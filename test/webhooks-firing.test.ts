@@ -2,7 +2,6 @@
 // through the real routes (v3 REST and the legacy API) with a real local HTTP receiver:
 // nothing here calls the event hook directly. Deliveries are read back from the delivery
 // log (/_emulator/webhooks/deliveries), which holds the exact bytes the receiver got.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';

@@ -5,7 +5,7 @@ import { fixtureKeys as keysOf } from '../fixtures/keys';
 import type { FixtureSource } from '../fixtures/load';
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
-import { json } from '../transports/http/respond';
+import { json } from '../transports/web/respond';
 
 export interface PickerKey {
   key: string;

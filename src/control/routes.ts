@@ -6,13 +6,13 @@ import { ApiError, validationError } from '../errors';
 import type { Emulator } from '../emulator';
 import type { CallInfo } from '../pipeline';
 import { zodToApiError } from '../pipeline';
-import { readJson } from '../transports/http/body';
-import { json } from '../transports/http/respond';
+import { readJson } from '../transports/web/body';
+import { json } from '../transports/web/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
 import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
-import { readBodyBytes } from '../transports/http/body';
+import { readBodyBytes } from '../transports/web/body';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { sha256 } from '../ids';
 import type { Db } from '../store/open';
 import type { Actor } from '../context';
-import type { KeyRow, MemberRow, WorkspaceRow } from './people/rows';
+import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
 
 export interface Principal {
   workspace: WorkspaceRow;

@@ -7,16 +7,12 @@ import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import type { CallInfo } from '../pipeline';
 import { budgetHeaders } from '../platform/ratelimit';
-import { errorResponse } from '../transports/http/respond';
-import { refuseInside } from '../transports/mcp/http';
-import type { FaultHit } from './list';
+import { dropResponse, errorResponse } from '../transports/web/respond';
+import { refuseInside } from '../mcp-refusal';
+import type { FaultHit } from '../platform/faults';
 
 const HOUR = 3_600_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Responses that stand for "close the connection": the HTTP adapter destroys the socket, the in-process fetch rejects. */
-const dropped = new WeakSet<Response>();
-export const isDropped = (res: Response): boolean => dropped.has(res);
 
 const DEFAULTS: Record<number, [string, string]> = {
   429: ['RATE_LIMIT_EXCEEDED', 'The standard rate budget is spent.'],
@@ -46,9 +42,7 @@ export async function injectFault(emu: Emulator, req: Request, path: string, inf
   if (info.journal) info.journal.fault = { rule: hit.rule.id, kind: hit.kind };
   if (hit.rule.delayMs) await new Promise((r) => setTimeout(r, hit.rule.delayMs));
   if (hit.kind === 'drop') {
-    const res = new Response(null, { status: 599 });
-    dropped.add(res);
-    return res;
+    return dropResponse();
   }
   if (hit.kind === 'delay') return undefined;
   const err = faultError(emu, hit);

@@ -2,8 +2,8 @@
 import type { Emulator } from '../emulator';
 import type { CallInfo } from '../pipeline';
 import { ApiError, validationError } from '../errors';
-import { readJson } from '../transports/http/body';
-import { json } from '../transports/http/respond';
+import { readJson } from '../transports/web/body';
+import { json } from '../transports/web/respond';
 
 const ROOT = '/_emulator/faults';
 

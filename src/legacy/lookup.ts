@@ -2,8 +2,8 @@
 // always within the acting workspace: another workspace's id is 404, like an unknown one.
 import type { Ctx } from '../context';
 import { ApiError, notFound } from '../errors';
-import type { ChecklistRow } from '../domain/checklists/lookup';
-import { checklistById } from '../domain/checklists/lookup';
+import type { ChecklistRow } from '../domain/checklist-lookup';
+import { checklistById } from '../domain/checklist-lookup';
 import { assertTaskReadable } from '../domain/tasks/guard';
 import type { TaskRow } from '../domain/tasks/rows';
 import { checklistDocument, docTaskOf, type TaskTarget } from '../domain/tasks/target';

@@ -10,7 +10,7 @@ import type { ExtraRoute } from '../transports/http/app';
 import { ApiError } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
-import { readBodyBytes } from '../transports/http/body';
+import { readBodyBytes } from '../transports/web/body';
 import { LegacyReply, legacyError, matchLegacyRoute, type LegacyRequest, type LegacyRoute } from './define';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -5,14 +5,14 @@
 import type { Ctx } from '../context';
 import { iso } from '../clock';
 import { checklistUrl } from '../domain/urls';
-import { checklistTemplateRef, type ChecklistRow } from '../domain/checklists/lookup';
-import { fullName, type MemberRow } from '../domain/people/rows';
+import { checklistTemplateRef, type ChecklistRow } from '../domain/checklist-lookup';
+import { fullName, type MemberRow } from '../rows/people';
 import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
 import { assigneesOf, stateOf, storedAnswers } from '../domain/tasks/views';
-import { ANSWERABLE } from '../domain/templates/schema';
-import type { DocField } from '../domain/templates/document';
+import { ANSWERABLE } from '../domain/schema/template-format';
+import type { DocField } from '../rows/template-document';
 import { contentId, taskContentId } from './content-ids';
 
 /** Assignee type integers (legacy spec 2): 1 team member, 2 group. */

@@ -7,7 +7,7 @@ import { createFetch } from '../transports/http/app';
 import { listen, type Running } from '../transports/http/server';
 import { resetToFixture } from '../platform/database';
 import { fixtureKeys } from '../fixtures/keys';
-import { isDropped } from '../faults/inject';
+import { isDropped } from '../transports/web/respond';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';

@@ -3,7 +3,7 @@
 // A resource template reads through an operation, so it answers exactly what the
 // operation answers for the caller's key, refusals included.
 import { guideText } from '../domain/schema/guide';
-import { templateJsonSchema } from '../domain/templates/schema';
+import { templateJsonSchema } from '../domain/schema/template-format';
 
 export interface McpResourceDecl {
   uri: string;

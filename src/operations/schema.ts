@@ -6,7 +6,7 @@ import { READ, defineOperation } from './define';
 import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/schema';
 
 const TAG = 'Template schema';
-import { templateJsonSchema } from '../domain/templates/schema';
+import { templateJsonSchema } from '../domain/schema/template-format';
 import { authoringGuide } from '../domain/schema/guide';
 import { describeContentType, listContentTypes } from '../domain/schema/content-types';
 import { OPERATORS } from '../domain/schema/operators';

@@ -7,7 +7,7 @@ import { CREATE, READ, SET, defineOperation } from './define';
 import { guid, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
-import { templateJsonSchema } from '../domain/templates/schema';
+import { templateJsonSchema } from '../domain/schema/template-format';
 import { exportTemplate, getTemplate, listTemplates, listVersions } from '../domain/templates/read';
 import { copyTemplate, createTemplate, publishTemplateVersion, setTemplateArchived, validateTemplate } from '../domain/templates/write';
 import { listTemplatePermissions, setTemplatePermissions, TEMPLATE_PERMISSIONS } from '../domain/templates/permissions';

@@ -6,7 +6,7 @@ import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';
-import { checklistLinks } from '../domain/upgrades/linked';
+import { checklistLinks } from '../domain/checklists/linked';
 import { checklistActivity } from '../domain/checklists/activity';
 import { checklistActivityPage, checklistLinks as checklistLinksShape, upgradeCandidatePage, upgradeResult as upgradeResultShape } from './shapes/upgrades';
 

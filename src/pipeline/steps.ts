@@ -5,7 +5,7 @@ import type { Emulator } from '../emulator';
 import type { Ctx } from '../context';
 import { countsTowardThrottle, type Principal } from '../domain/auth';
 import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
-import { zoneFor } from '../platform/timezone';
+import { zoneFor } from '../domain/timezone';
 import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
 import { iso } from '../clock';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';

@@ -2,6 +2,7 @@
 // so the platform (idempotency) can name them without importing the pipeline.
 import type { Region } from '../context';
 import type { JournalMark } from '../platform/journal';
+import type { Outcome } from '../platform/idempotency-types';
 
 export interface CallInfo {
   requestId: string;
@@ -20,13 +21,7 @@ export interface CallInfo {
   journal?: JournalMark;
 }
 
-export interface Outcome {
-  status: number;
-  /** undefined: no body (204). */
-  body: unknown;
-  headers: Record<string, string>;
-  replay?: boolean;
-}
+export type { Outcome };
 
 /** What the pipeline hands back to a transport: an answer, or a refusal to convert at its boundary. */
 export type Answer =

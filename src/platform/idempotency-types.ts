@@ -1,8 +1,16 @@
 import type { Ctx } from '../context';
 import type { Operation } from '../operations/define';
-import type { Outcome } from '../pipeline/types';
 
 export interface IdempotencyStore {
   /** Runs `execute` once per (workspace, key); replays the first answer for the same request within 24 h. */
   run(ctx: Ctx, op: Operation, input: Record<string, unknown>, key: string, execute: () => Outcome): Outcome;
+}
+
+/** A handler's answer as the pipeline carries it, and as an idempotent replay stores it. */
+export interface Outcome {
+  status: number;
+  /** undefined: no body (204). */
+  body: unknown;
+  headers: Record<string, string>;
+  replay?: boolean;
 }

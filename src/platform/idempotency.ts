@@ -9,7 +9,7 @@
 import type { Ctx } from '../context';
 import type { Db } from '../store/open';
 import type { Operation } from '../operations/define';
-import type { Outcome } from '../pipeline/types';
+import type { Outcome } from './idempotency-types';
 import { conflict, validationError } from '../errors';
 import { sha256 } from '../ids';
 import type { IdempotencyStore } from './idempotency-types';

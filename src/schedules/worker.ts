@@ -5,7 +5,7 @@
 // is in SQLite) and across two processes sharing one database file.
 import type { Emulator } from '../emulator';
 import type { Ctx } from '../context';
-import type { KeyRow, MemberRow, WorkspaceRow } from '../domain/people/rows';
+import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, stillDue } from '../domain/schedules/due';
 import { startRun } from '../domain/schedules/plan';

@@ -14,7 +14,7 @@ export function loadNativeBinding(): unknown {
   if (cached !== undefined) return cached;
   let sea: { isSea(): boolean; getRawAsset(name: string): ArrayBuffer } | undefined;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:sea exists only on Node 20.12+; a require in try is the optional load
     sea = require('node:sea');
   } catch {
     sea = undefined;

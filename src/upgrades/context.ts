@@ -4,8 +4,8 @@
 // empty on purpose: an upgrade fires no webhook event (6.3).
 import type { Ctx, Actor } from '../context';
 import type { Emulator } from '../emulator';
-import type { MemberRow, WorkspaceRow } from '../domain/people/rows';
-import type { ChecklistRow } from '../domain/checklists/lookup';
+import type { MemberRow, WorkspaceRow } from '../rows/people';
+import type { ChecklistRow } from '../domain/checklist-lookup';
 
 export interface JobRow {
   id: number;

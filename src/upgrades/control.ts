@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
-import { json } from '../transports/http/respond';
-import { readJson } from '../transports/http/body';
+import { json } from '../transports/web/respond';
+import { readJson } from '../transports/web/body';
 import { ApiError, validationError } from '../errors';
 import { zodToApiError } from '../pipeline';
 import { iso } from '../clock';

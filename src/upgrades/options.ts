@@ -1,14 +1,7 @@
 // Upgrade worker settings (docs/upgrades.md "The worker").
-export interface UpgradeOptions {
-  /**
-   * Emulator-clock wait between queueing a rebuild and its being due. Default 60 000: the
-   * Retry-After the 202 gives (spec v3 8), so a client that waits as told finds it done, and a
-   * test moves the clock instead of waiting. 0: due at the next poll.
-   */
-  delayMs?: number;
-  /** How often (real ms) the worker looks for due rebuilds; it is also woken after every queueing. Default 100. */
-  pollMs?: number;
-}
+import type { UpgradeOptions } from '../emulator';
+
+export type { UpgradeOptions };
 
 export interface ResolvedUpgradeOptions {
   delayMs: number;

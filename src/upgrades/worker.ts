@@ -7,7 +7,7 @@
 import type { Emulator } from '../emulator';
 import { ClockWorker } from '../platform/clock-worker';
 import { recordActivity } from '../domain/activity';
-import { checklistById } from '../domain/checklists/lookup';
+import { checklistById } from '../domain/checklist-lookup';
 import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
 import { workerCtx, type JobRow } from './context';

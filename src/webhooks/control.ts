@@ -2,8 +2,8 @@
 // replay, the event list and the forward option. Emulator-only; never part of /v3.
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
-import { json } from '../transports/http/respond';
-import { readJson } from '../transports/http/body';
+import { json } from '../transports/web/respond';
+import { readJson } from '../transports/web/body';
 import { ApiError, validationError } from '../errors';
 import { newGuid } from '../ids';
 import { iso } from '../clock';

@@ -24,11 +24,11 @@ const SELECT = `SELECT d.*, e.key AS e_key, e.event_type AS e_type, e.state AS e
 export function listDeliveries(db: Db, f: DeliveryFilter) {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.status) (where.push('d.status = ?'), args.push(f.status));
-  if (f.eventType) (where.push('e.event_type = ?'), args.push(f.eventType));
-  if (f.event) (where.push('e.key = ?'), args.push(f.event));
-  if (f.workspace) (where.push('ws.key = ?'), args.push(f.workspace));
-  if (f.subscription) (where.push('d.webhook_id = (SELECT id FROM webhooks WHERE key = ?)'), args.push(f.subscription));
+  if (f.status) { where.push('d.status = ?'); args.push(f.status); }
+  if (f.eventType) { where.push('e.event_type = ?'); args.push(f.eventType); }
+  if (f.event) { where.push('e.key = ?'); args.push(f.event); }
+  if (f.workspace) { where.push('ws.key = ?'); args.push(f.workspace); }
+  if (f.subscription) { where.push('d.webhook_id = (SELECT id FROM webhooks WHERE key = ?)'); args.push(f.subscription); }
   const sql = `${SELECT} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY d.id DESC LIMIT ?`;
   return db
     .prepare(sql)
@@ -94,8 +94,8 @@ export function replayDelivery(db: Db, key: string, now: number): string | undef
 export function listEvents(db: Db, f: { workspace?: string; eventType?: string; limit?: number }) {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.workspace) (where.push('ws.key = ?'), args.push(f.workspace));
-  if (f.eventType) (where.push('e.event_type = ?'), args.push(f.eventType));
+  if (f.workspace) { where.push('ws.key = ?'); args.push(f.workspace); }
+  if (f.eventType) { where.push('e.event_type = ?'); args.push(f.eventType); }
   const rows = db
     .prepare(
       `SELECT e.*, ws.key AS ws_key, (SELECT COUNT(*) FROM deliveries d WHERE d.event_id = e.id) AS n FROM events e JOIN workspaces ws ON ws.id = e.workspace_id

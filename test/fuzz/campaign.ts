@@ -13,7 +13,7 @@ import { Rng } from './rng';
 import { Generator, deepText, mutate, type Json } from './generate';
 import { ALL_KEYS, GOOD_KEYS, FIXTURE_GUIDS } from './pools';
 import { buildTargets, type Target } from './targets';
-import { digest, tableDigests } from './digest';
+import { digest } from './digest';
 import { header, rawHead, rawRequest } from './raw-http';
 
 export interface CampaignOptions {

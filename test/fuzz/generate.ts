@@ -5,7 +5,6 @@ import type { Rng } from './rng';
 import { FIXTURE_GUIDS, FIXTURE_INTS, NASTY_STRINGS } from './pools';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Schema = Record<string, any>;
 
 const GUID_NAME = /(^key$|Key$|^id$|Id$|^after$)/;

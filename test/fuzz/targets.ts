@@ -14,7 +14,6 @@ export interface Target {
   write: boolean;
   op?: Operation;
   legacy?: LegacyRoute;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   schema: Record<string, any>;
   pathNames: string[];
   queryNames: string[];

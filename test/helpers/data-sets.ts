@@ -49,7 +49,6 @@ export async function postForm(s: TestServer, key: string, path: string, parts: 
   } catch {
     body = undefined;
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status, headers: res.headers, text, body: body as any };
 }
 

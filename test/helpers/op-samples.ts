@@ -11,7 +11,6 @@
 import { DEMO, KEYS } from './server';
 
 /** REST as the fixture Administrator (KEYS.admin), for setup: answers the body; throws unless 2xx. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SetupRest = (method: string, path: string, body?: unknown) => Promise<any>;
 
 export interface SampleCall {

@@ -5,7 +5,7 @@ import type { Emulator } from '../../src/emulator';
 import { insertTemplate, publishVersion } from '../../src/domain/templates/store';
 import { startChecklist } from '../../src/domain/checklists/start';
 import { applyTags } from '../../src/domain/tags/apply';
-import type { TemplateDocument } from '../../src/domain/templates/document';
+import type { TemplateDocument } from '../../src/rows/template-document';
 import { guidFrom } from '../../src/ids';
 
 export const LAB_TIME = Date.parse('2025-03-03T09:15:30.250Z');

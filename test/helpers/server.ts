@@ -55,7 +55,6 @@ export interface ApiAnswer {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -130,14 +129,12 @@ export async function mcpStdioClient(key: string | undefined, args: string[] = [
 }
 
 /** Calls a tool and returns its structuredContent and flags. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; body: any; text: string; meta?: any }> {
   const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { type: string; text: string }[]; _meta?: unknown };
   return { isError: r.isError === true, body: r.structuredContent, text: r.content[0]?.text ?? '', meta: r._meta };
 }
 
 /** Drops the request id so REST and MCP refusals compare equal apart from it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withoutRequestId(body: any): any {
   if (body && typeof body === 'object' && body.error) return { error: { ...body.error, requestId: '<id>' } };
   return body;

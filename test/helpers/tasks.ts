@@ -73,11 +73,11 @@ export function snapshot(s: TestServer): string {
 /** Asserts a call is refused with status, code (and field) and changed nothing. */
 export async function refused(
   s: TestServer,
-  call: () => Promise<{ status: number; body: any }>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  call: () => Promise<{ status: number; body: any }>,
   status: number,
   code: string,
   field?: string,
-): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+): Promise<any> {
   const before = snapshot(s);
   const r = await call();
   assert.equal(r.status, status, JSON.stringify(r.body));

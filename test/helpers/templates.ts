@@ -17,5 +17,4 @@ export function smallDoc(name = 'Small Template') {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const codesAt = (result: any) => result.violations.map((v: any) => `${v.code} ${v.path}`);

@@ -1,7 +1,6 @@
 // Helpers for the upgrade tests: template pairs built through the real routes (create,
 // export, publish), checklists started and answered over REST, and the worker driven by
 // the emulator clock (/_emulator/clock/advance, then /_emulator/upgrades/run).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import assert from 'node:assert/strict';
 import { KEYS, type ApiAnswer, type TestServer } from './server';
 

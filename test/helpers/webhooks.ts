@@ -105,7 +105,6 @@ export function completeInDb(emu: Emulator, id: number, by: number, at = emu.clo
   emu.db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ? WHERE id = ?").run(at, by, id);
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export async function waitUntil<T>(fn: () => T | undefined | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

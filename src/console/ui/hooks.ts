@@ -26,7 +26,6 @@ export function useApi<T = any>(load: () => Promise<Answer<T>>, deps: unknown[],
     void load().then((a) => {
       if (mine === seq.current) setAnswer(a);
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [s.key, s.token, ...deps]);
   useEffect(() => {
     setAnswer(undefined);

@@ -6,7 +6,7 @@
 // workspace key pass every folder and capability check.
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
-import type { TemplateRow } from '../templates/rows';
+import type { TemplateRow } from '../../rows/templates';
 
 export type FolderPermission = 'View' | 'Edit' | 'Deny';
 

@@ -5,9 +5,9 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { paginate, cursorScope } from '../paging';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { assertCanRead } from '../access/checklists';
-import { findChecklist } from './lookup';
+import { findChecklist } from '../checklist-lookup';
 
 interface Row {
   id: number;

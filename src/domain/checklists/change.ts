@@ -6,7 +6,7 @@ import { forbidden, validationError } from '../../errors';
 import { actorName, formatInZone, recordActivity } from '../activity';
 import { assertCanRead, assertCanRun } from '../access/checklists';
 import { removeTag } from '../tags/apply';
-import { findChecklist, type ChecklistRow } from './lookup';
+import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
 
 const reload = (ctx: Ctx, row: ChecklistRow) => ctx.db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(row.id)!;

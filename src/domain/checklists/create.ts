@@ -2,14 +2,14 @@
 import type { Ctx } from '../../context';
 import { conflict, forbidden, validationError } from '../../errors';
 import { assertCanRunTemplate } from '../access/checklists';
-import { parseStoredDocument, type TemplateDocument } from '../templates/document';
+import { parseStoredDocument, type TemplateDocument } from '../../rows/template-document';
 import { validateAnswer } from '../tasks/field-values';
 import { templateIdOf } from './list';
-import { findChecklist } from './lookup';
+import { findChecklist } from '../checklist-lookup';
 import { hasRight } from './rights';
 import { resolveParameters, startChecklist } from './start';
 import { checklistView } from './view';
-import { startLinkedChecklists } from '../upgrades/linked';
+import { startLinkedChecklists } from './linked';
 
 export interface CreateChecklistInput {
   templateKey: string;

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { compareText, decodeCursor, encodeCursor, paginate, parseSort, type Sort } from '../paging';
 import { readableChecklists, readableChecklistsSql } from '../access/checklists';
-import { checklistById, type ChecklistRow } from './lookup';
+import { checklistById, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
 
 export const CHECKLIST_STATUSES = ['Scheduled', 'InProgress', 'Complete'] as const;

@@ -3,10 +3,9 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
-import { parseStoredDocument, type DocField } from '../templates/document';
-import { fullName } from '../people/rows';
-import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, type ChecklistFilters, parseChecklistStatuses, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
-import type { ChecklistRow } from './lookup';
+import { parseStoredDocument, type DocField } from '../../rows/template-document';
+import { fullName } from '../../rows/people';
+import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, type ChecklistFilters, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import { checklistView } from './view';
 
 export const SEARCH_OPERATORS = ['is', 'isNot', 'contains', 'startsWith', 'isEmpty', 'isNotEmpty'] as const;

@@ -5,7 +5,7 @@ import { newToken } from '../../ids';
 import { actorName, recordActivity } from '../activity';
 import { assertCanRead, assertCanRun } from '../access/checklists';
 import { shareUrl } from '../urls';
-import { findChecklist, type ChecklistRow } from './lookup';
+import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 
 const status = (ctx: Ctx, token: string | null) => (token === null ? { isShared: false } : { isShared: true, shareUrl: shareUrl(ctx, token) });
 

@@ -3,7 +3,7 @@
 // parameters and tags. Used by POST /v3/checklists and the fixture loader alike.
 import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
-import type { TemplateDocument } from '../templates/document';
+import type { TemplateDocument } from '../../rows/template-document';
 import { resolveDocNaming } from '../people/naming';
 import { applyTags } from '../tags/apply';
 

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { actorName, recordActivity } from '../activity';
 import { assertCanRead } from '../access/checklists';
 import { applyTags, removeTag } from '../tags/apply';
-import { findChecklist } from './lookup';
+import { findChecklist } from '../checklist-lookup';
 import { checklistTags } from './view';
 
 export function listChecklistTags(ctx: Ctx, key: string) {

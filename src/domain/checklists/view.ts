@@ -3,9 +3,9 @@
 // list, search, create, get and patch answers.
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { checklistUrl, shareUrl } from '../urls';
-import { checklistTemplateRef, type ChecklistRow } from './lookup';
+import { checklistTemplateRef, type ChecklistRow } from '../checklist-lookup';
 
 /** The checklist's own tags by name, in name order. */
 export function checklistTags(ctx: Ctx, checklistId: number): string[] {

@@ -4,9 +4,9 @@
 // display field (src/domain/templates/datasets.ts); the latest version of each template
 // of the workspace is what links it.
 import type { Ctx } from '../../context';
-import { parseStoredDocument } from '../templates/document';
+import { parseStoredDocument } from '../../rows/template-document';
 import type { DataSetRow, FieldRow } from './rows';
-import type { DataSetLink } from '../tasks/linked-records';
+import type { DataSetLink } from '../../rows/template-document';
 
 const LINKABLE = ['DropDown', 'MultiChoice', 'SubTasks', 'Table'];
 

@@ -5,18 +5,18 @@ import type { Ctx } from '../../context';
 import { ApiError, conflict, forbidden, notFound, validationError } from '../../errors';
 import { iso } from '../../clock';
 import { newGuid } from '../../ids';
-import { userRef } from '../people/users';
-import { displayName, type MemberRow } from '../people/rows';
+import { userRef } from '../users';
+import { displayName, type MemberRow } from '../../rows/people';
 import { assertCanCreateTemplate, assertCanEditTemplate } from '../access/templates';
-import { parseStoredDocument } from '../templates/document';
+import { parseStoredDocument } from '../../rows/template-document';
 import { findVersion, readableTemplate } from '../templates/read';
 import { versionOptions } from '../templates/write';
 import { saveNewTemplate, saveVersion } from '../templates/save';
 import { validateDocument, type ValidateOptions } from '../templates/validate';
 import type { ValidationResult } from '../templates/violations';
-import { LIMITS } from '../templates/schema';
+import { LIMITS } from '../schema/template-format';
 import { depthOf, mergePatch } from './merge-patch';
-import type { TemplateRow } from '../templates/rows';
+import type { TemplateRow } from '../../rows/templates';
 import { templateUrl } from '../urls';
 
 export interface DraftRow {

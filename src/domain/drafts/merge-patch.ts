@@ -1,6 +1,6 @@
 // JSON Merge Patch (RFC 7386; spec v3 4.1 rule 8): objects merge, null deletes,
 // everything else (arrays included) replaces whole.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any -- a merge patch is any JSON: its objects are walked by key whatever they hold */
 const isObj = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function mergePatch(target: unknown, patch: unknown): unknown {

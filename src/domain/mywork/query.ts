@@ -36,8 +36,6 @@ export interface Position {
 const NO_DUE_ASC = 9000000000000000;
 /** Before every due date: "no due date" sorts last descending. */
 const NO_DUE_DESC = -1;
-/** The highest code point: a missing name sorts last ascending (UTF-8 F4 8F BF BF). */
-const NO_TEXT_ASC = String.fromCodePoint(0x10ffff);
 
 const ROW_CHECKLIST = 'coalesce(t.checklist_id, t.attached_checklist_id)';
 
@@ -100,12 +98,12 @@ function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void 
     const future = open.includes('DueInFuture');
     if (open.includes('Incomplete')) due.push('t.due_at IS NULL');
     if (over && today && future) due.push('t.due_at IS NOT NULL');
-    else if (over && today) (due.push('t.due_at <= ?'), dueArgs.push(j.endOfDay));
-    else if (today && future) (due.push('t.due_at >= ?'), dueArgs.push(j.now));
+    else if (over && today) { due.push('t.due_at <= ?'); dueArgs.push(j.endOfDay); }
+    else if (today && future) { due.push('t.due_at >= ?'); dueArgs.push(j.now); }
     else {
-      if (over) (due.push('t.due_at < ?'), dueArgs.push(j.now));
-      if (today) (due.push('(t.due_at >= ? AND t.due_at <= ?)'), dueArgs.push(j.now, j.endOfDay));
-      if (future) (due.push('t.due_at > ?'), dueArgs.push(j.endOfDay));
+      if (over) { due.push('t.due_at < ?'); dueArgs.push(j.now); }
+      if (today) { due.push('(t.due_at >= ? AND t.due_at <= ?)'); dueArgs.push(j.now, j.endOfDay); }
+      if (future) { due.push('t.due_at > ?'); dueArgs.push(j.endOfDay); }
     }
   }
   const dueSql = due.length ? `(${due.join(' OR ')})` : undefined;

@@ -4,9 +4,9 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { checklistAccess, keptOutByExclusive, memberGroupIds } from '../access/checklists';
-import { checklistTemplateRef, type ChecklistRow } from '../checklists/lookup';
+import { checklistTemplateRef, type ChecklistRow } from '../checklist-lookup';
 import { compareText } from '../paging';
-import { fullName } from '../people/rows';
+import { fullName } from '../../rows/people';
 import type { TaskRow } from '../tasks/rows';
 import { checklistTaskUrl, checklistUrl, standaloneTaskUrl } from '../urls';
 import { judge, type Judge } from './status';

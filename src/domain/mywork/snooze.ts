@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { notFound, validationError } from '../../errors';
-import { findChecklist } from '../checklists/lookup';
+import { findChecklist } from '../checklist-lookup';
 import { assertTaskReadable } from '../tasks/guard';
 import { findStandaloneTask, type TaskTarget } from '../tasks/target';
 import type { TaskRow } from '../tasks/rows';
@@ -48,7 +48,7 @@ function resolveAll(ctx: Ctx, refs: TaskRef[]): { t: TaskTarget; i: number }[] {
   const out: { t: TaskTarget; i: number }[] = [];
   refs.forEach((r, i) => {
     const t = resolve(ctx, r, i);
-    if (!seen.has(t.task.id)) (seen.add(t.task.id), out.push({ t, i }));
+    if (!seen.has(t.task.id)) { seen.add(t.task.id); out.push({ t, i }); }
   });
   return out;
 }

@@ -8,10 +8,10 @@ import { parseSort } from '../paging';
 import { resolveNamingList, type NamingEntry } from '../tasks/naming';
 import type { ViewDefinition } from './core-views';
 import { OPEN_STATUSES, STATUSES, statusName, type GridStatus } from './status';
-import type { ViewType } from './views';
 
 export const VIEW_SORT_FIELDS = ['name', 'status', 'dueDateTime', 'checklistName', 'templateName', 'assignees', 'commentCount', 'tags'] as const;
 export const VIEW_TYPES = ['Private', 'UsersGroups', 'Team'] as const;
+export type ViewType = 'Private' | 'UsersGroups' | 'Team';
 
 export interface ViewInput {
   name: string;

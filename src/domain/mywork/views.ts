@@ -8,14 +8,14 @@ import type { Ctx } from '../../context';
 import { forbidden, notFound } from '../../errors';
 import { newGuid } from '../../ids';
 import { memberGroupIds } from '../access/checklists';
-import { fullName, type MemberRow } from '../people/rows';
+import { fullName, type MemberRow } from '../../rows/people';
 import { templateUrl } from '../urls';
 import { CORE_VIEWS, OPEN_TASKS_VIEW, coreView, type ViewDefinition } from './core-views';
 import { canonicalStatuses } from './status';
-import type { ViewInput } from './view-input';
-import { definitionOf } from './view-input';
+import { definitionOf, type ViewInput, type ViewType } from './view-input';
 
-export type ViewType = 'Private' | 'UsersGroups' | 'Team';
+export type { ViewType };
+
 
 interface SavedViewRow {
   id: number;

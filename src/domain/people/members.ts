@@ -2,7 +2,7 @@
 import { notFound } from '../../errors';
 import type { Ctx } from '../../context';
 import { compareText, cursorScope, paginate, parseSort } from '../paging';
-import { fullName, type GroupRow, type MemberRow } from './rows';
+import { fullName, type GroupRow, type MemberRow } from '../../rows/people';
 
 export function memberView(m: MemberRow) {
   return {

@@ -1,11 +1,11 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
-import { fullName } from './rows';
+import { fullName } from '../../rows/people';
 import { groupView, listableMembers, memberView } from './members';
-import type { GroupRow } from './rows';
+import type { GroupRow } from '../../rows/people';
 import { compareText } from '../paging';
 import { tagCounts } from '../tags/list';
-import { latestTemplates } from '../templates/rows';
+import { latestTemplates } from '../templates/list-row';
 
 /** GET /v3/auth/test (spec v3 2.3, with the erratum: actsAs.id is the member id). */
 export function authTest(ctx: Ctx) {

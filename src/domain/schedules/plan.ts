@@ -4,10 +4,10 @@
 // counted from the run's instant). When the run's instant passes on the emulator clock
 // that checklist starts: `InProgress`, started at the run's instant, `new_checklist`
 // fired. Every step runs inside the caller's transaction, so a run starts exactly once.
-import { startLinkedChecklists } from '../upgrades/linked';
+import { startLinkedChecklists } from '../checklists/linked';
 import type { Ctx } from '../../context';
 import type { Db } from '../../store/open';
-import { parseStoredDocument } from '../templates/document';
+import { parseStoredDocument } from '../../rows/template-document';
 import { startChecklist } from '../checklists/start';
 import { workspaceCreatorId } from '../checklists/create';
 import { removeTag } from '../tags/apply';

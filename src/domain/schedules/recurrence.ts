@@ -6,7 +6,7 @@
 // the zone", and luxon turns that into the instant.
 import { DateTime } from 'luxon';
 import { validationError } from '../../errors';
-import { resolveZone } from '../../platform/timezone';
+import { resolveZone } from '../timezone';
 
 export const FREQUENCIES = ['Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

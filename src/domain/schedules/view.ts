@@ -2,7 +2,7 @@
 // Wall-clock times in the schedule's zone sit beside their UTC instants (4.1 rule 6).
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { checklistUrl, templateUrl } from '../urls';
 import { startOf } from './recurrence';
 import { nextRun, recurrenceOf, seriesOf, type RunRow, type ScheduleRow } from './rows';

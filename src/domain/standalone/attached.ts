@@ -2,7 +2,7 @@
 // checklist, which its task routes do not reach (404 there). Readable by whoever may open the checklist (5.4).
 import type { Ctx } from '../../context';
 import { assertCanRead } from '../access/checklists';
-import { findChecklist } from '../checklists/lookup';
+import { findChecklist } from '../checklist-lookup';
 import type { TaskRow } from '../tasks/rows';
 import { standaloneSummary } from './view';
 

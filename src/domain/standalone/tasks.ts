@@ -12,7 +12,7 @@ import {
   canRunTemplateAsAnonymous,
   keptOutByExclusive,
 } from '../access/checklists';
-import { findChecklist, type ChecklistRow } from '../checklists/lookup';
+import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { hasRight } from '../checklists/rights';
 import { applyTags, removeTag } from '../tags/apply';
 import { resolveNamingList, type NamingEntry } from '../tasks/naming';

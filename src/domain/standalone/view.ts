@@ -3,7 +3,7 @@
 // (docs/checklists.md "Standalone tasks").
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { standaloneTaskUrl } from '../urls';
 import type { TaskRow } from '../tasks/rows';
 import { EMPTY_STATE } from '../tasks/evaluate';

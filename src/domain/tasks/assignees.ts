@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAssignOrDate } from '../access/checklists';
-import type { AssigneeRef } from '../people/naming';
+import type { AssigneeRef } from '../../rows/people';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';
 import { assigneesOf, taskView } from './views';

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { forbidden, notFound, validationError } from '../../errors';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAssignOrDate } from '../access/checklists';
-import type { AssigneeRef } from '../people/naming';
+import type { AssigneeRef } from '../../rows/people';
 import { decodeFile, storeFile, type FileInput } from './files';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { htmlToText, textToHtml } from './html-text';

@@ -3,7 +3,7 @@
 // Date field's answer), unless set by hand; set and cleared by hand through .../due-date.
 import type { Ctx } from '../../context';
 import { actorName, formatInZone, recordActivity } from '../activity';
-import type { DocTask, TemplateDocument } from '../templates/document';
+import type { DocTask, TemplateDocument } from '../../rows/template-document';
 import { assertCanAssignOrDate } from '../access/checklists';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';

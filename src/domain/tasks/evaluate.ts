@@ -4,7 +4,7 @@
 // database changes (store/versioned.ts).
 import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
-import type { TemplateDocument } from '../templates/document';
+import type { TemplateDocument } from '../../rows/template-document';
 import type { TaskRow } from './rows';
 
 export interface ChecklistState {

@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { paginate } from '../paging';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { assertTaskReadable } from './guard';
 import type { TaskTarget } from './target';
 

@@ -3,8 +3,8 @@
 // (brief: field_values.value JSON); response shapes are in docs/tasks.md.
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
-import type { DocField } from '../templates/document';
-import { fullName, type MemberRow } from '../people/rows';
+import type { DocField } from '../../rows/template-document';
+import { fullName, type MemberRow } from '../../rows/people';
 import { isLinked, linkedRecords } from './linked-records';
 import { resolveNaming, type NamingEntry } from './naming';
 import { isGuid } from '../../ids';

@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { conflict, notFound, validationError } from '../../errors';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAnswer } from '../access/checklists';
-import type { DocField } from '../templates/document';
+import type { DocField } from '../../rows/template-document';
 import { decodeFile, fieldFiles, fileView, storeFile, type FileInput, type FileRow } from './files';
 import { validateAnswer, validateRow, tableColumns } from './field-values';
 import { assertTaskReadable } from './guard';

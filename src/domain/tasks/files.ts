@@ -5,7 +5,7 @@ import { iso } from '../../clock';
 import { validationError } from '../../errors';
 import { newToken } from '../../ids';
 import { fileUrl } from '../urls';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 
 /** Largest file accepted, decoded (docs/tasks.md). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

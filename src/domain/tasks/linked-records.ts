@@ -2,7 +2,7 @@
 // answered with a record of the linked view"). The template document names the Data Set, its
 // view and display field; the view's filters and sorts apply as in the Data Set API.
 import type { Ctx } from '../../context';
-import type { DocField } from '../templates/document';
+import type { DataSetLink, DocField } from '../../rows/template-document';
 import { allRecords } from '../datasets/query';
 import type { FieldRow } from '../datasets/rows';
 
@@ -11,17 +11,6 @@ export interface LinkedRecord {
   text: string;
 }
 
-/** A linked field's `dataSet` in the template document (docs/template-document.md). */
-export interface DataSetLink {
-  name?: string;
-  key?: string;
-  view?: string;
-  viewKey?: string;
-  displayField?: string;
-  displayFieldKey?: string;
-  /** Table fields: which record field fills which column. */
-  columns?: { field?: string; column?: string }[];
-}
 
 export const isLinked = (f: DocField) => typeof f.dataSet === 'object' && f.dataSet !== null;
 

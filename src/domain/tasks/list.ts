@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { assertCanRead } from '../access/checklists';
-import { findChecklist } from '../checklists/lookup';
+import { findChecklist } from '../checklist-lookup';
 import { evaluateChecklist } from './evaluate';
 import type { TaskRow } from './rows';
 import { checklistDocument } from './target';

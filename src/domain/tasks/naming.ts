@@ -5,7 +5,7 @@
 // ChecklistCreator are refused on `type`.
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
-import { findByName, type AssigneeRef } from '../people/naming';
+import { findByName, type AssigneeRef } from '../../rows/people';
 
 export interface NamingEntry {
   type?: string;

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { conflict } from '../../errors';
 import { actorName, recordActivity } from '../activity';
-import { checklistById } from '../checklists/lookup';
+import { checklistById } from '../checklist-lookup';
 import { checklistDocument, reload, type TaskTarget } from './target';
 import { evaluateChecklist, type ChecklistState } from './evaluate';
 import { assertTaskReadable, assertTaskRunnable, refuseHeading } from './guard';

@@ -4,8 +4,8 @@
 import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import { notFound } from '../../errors';
-import { checklistById, findChecklist, type ChecklistRow } from '../checklists/lookup';
-import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../templates/document';
+import { checklistById, findChecklist, type ChecklistRow } from '../checklist-lookup';
+import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
 import type { TaskRow } from './rows';
 
 /** The task a route acts on, with what its rules need. */

@@ -3,11 +3,11 @@
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { compareText } from '../paging';
-import { checklistReference } from '../checklists/lookup';
-import { fullName, type MemberRow } from '../people/rows';
+import { checklistReference } from '../checklist-lookup';
+import { fullName, type MemberRow } from '../../rows/people';
 import { fileUrl } from '../urls';
-import { userRef } from '../people/users';
-import type { DocField } from '../templates/document';
+import { userRef } from '../users';
+import type { DocField } from '../../rows/template-document';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate';
 import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
 import { fieldFiles } from './files';

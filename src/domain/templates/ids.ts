@@ -4,13 +4,13 @@
 // the document keeps the item's id).
 import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
-import { parseStoredDocument, type TemplateDocument } from './document';
+import { parseStoredDocument, type TemplateDocument } from '../../rows/template-document';
 
 export const ID_KINDS = ['task', 'field', 'option', 'column', 'condition', 'notification'] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 export type KnownIds = Record<IdKind, Set<string>>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the visitor walks a template document before it is validated: any shape may stand there */
 type Visitor = (node: any, kind: IdKind) => void;
 
 export function eachItem(doc: TemplateDocument, visit: Visitor): void {

@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { assertCanEditTemplate } from '../access/templates';
-import { displayName, type GroupRow, type MemberRow } from '../people/rows';
+import { displayName, type GroupRow, type MemberRow } from '../../rows/people';
 import { compareText } from '../paging';
 import { findTemplate, findVersion, readableTemplate } from './read';
 

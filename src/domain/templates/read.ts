@@ -2,11 +2,12 @@
 import type { Ctx } from '../../context';
 import { notFound } from '../../errors';
 import { iso } from '../../clock';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 import { compareText } from '../paging';
 import { assertCanReadTemplate } from '../access/templates';
-import { parseStoredDocument, type DocField } from './document';
-import { templateListRow, templateUrl, type TemplateRow, type TemplateVersionRow } from './rows';
+import { parseStoredDocument, type DocField } from '../../rows/template-document';
+import { templateListRow, templateUrl } from './list-row';
+import type { TemplateRow, TemplateVersionRow } from '../../rows/templates';
 import { dataSetLinkView, type DataSetLinkDoc } from './datasets';
 import { displayName } from '../schema/content-types';
 

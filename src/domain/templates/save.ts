@@ -4,7 +4,7 @@
 import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
 import { applyTags, removeTag } from '../tags/apply';
-import type { TemplateDocument } from './document';
+import type { TemplateDocument } from '../../rows/template-document';
 import { assignIds } from './ids';
 import { insertTemplate, publishVersion } from './store';
 

@@ -1,6 +1,6 @@
 // Writing templates and versions. Versions are never edited or deleted.
 import type { Db } from '../../store/open';
-import type { TemplateDocument } from './document';
+import type { TemplateDocument } from '../../rows/template-document';
 
 export function insertTemplate(db: Db, p: { key: string; workspaceId: number; folderId?: number | null; now: number }): number {
   return Number(

@@ -5,13 +5,13 @@
 // throws on any input.
 import type { z } from 'zod';
 import type { Db } from '../../store/open';
-import { findByName } from '../people/naming';
-import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from './schema';
+import { findByName } from '../../rows/people';
+import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from '../schema/template-format';
 import { ViolationList, type PathPart, type ValidationResult } from './violations';
 import { dataSetFields, findDataSet, findField, findView } from './datasets';
 import { wasViewRemoved } from '../datasets/views';
 import { operatorInfo, operatorsFor } from '../schema/operators';
-import type { TemplateDocument } from './document';
+import type { TemplateDocument } from '../../rows/template-document';
 import { ID_KINDS, type IdKind, type KnownIds } from './ids';
 
 export interface ValidateOptions {
@@ -30,7 +30,7 @@ export interface Validated {
 
 const TOP_ORDER = ['name', 'description', 'allowAttachedTasks', 'tags', 'parameters', 'tasks', 'conditions', 'notifications'];
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the validator reads a document of unknown shape and reports what it finds; typing it would be the thing it checks */
 type J = any;
 const isObj = (v: unknown): v is Record<string, J> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const arr = (v: unknown): J[] => (Array.isArray(v) ? v : []);
@@ -256,7 +256,7 @@ function meaning(doc: Record<string, J>, opts: ValidateOptions, list: ViolationL
     }
     checkNaming(t.assignees, [...tp, 'assignees']);
     checkDueDate(t, ti, tasks, refs, list);
-    arr(t.fields).forEach((f, fi) => isObj(f) && checkField(f, [...tp, 'fields', fi], opts, params, list, checkNaming));
+    arr(t.fields).forEach((f, fi) => isObj(f) && checkField(f, [...tp, 'fields', fi], opts, params, list));
   });
   checkDueDateCycles(tasks, refs, list);
   checkConditions(doc, tasks, refs, opts, list);
@@ -335,7 +335,6 @@ function checkField(
   opts: ValidateOptions,
   params: Map<string, number>,
   list: ViolationList,
-  checkNaming: (entries: unknown, base: PathPart[]) => void,
 ): void {
   const type = str(f.type) ?? '';
   if (!(CONTENT_TYPES as string[]).includes(type)) return;

@@ -4,13 +4,13 @@
 import type { Ctx } from '../../context';
 import { ApiError, notFound, validationError } from '../../errors';
 import { assertCanArchiveTemplate, assertCanCreateTemplate, assertCanEditTemplate, findFolder } from '../access/templates';
-import { parseStoredDocument, type TemplateDocument } from './document';
+import { parseStoredDocument, type TemplateDocument } from '../../rows/template-document';
 import { knownIds, stripIds } from './ids';
 import { findTemplate, findVersion, readableTemplate, templateDetail } from './read';
 import { saveNewTemplate, saveVersion } from './save';
 import { validateDocument, type ValidateOptions } from './validate';
 import type { ValidationResult } from './violations';
-import { templateListRow } from './rows';
+import { templateListRow } from './list-row';
 
 export function templateInvalid(result: ValidationResult): ApiError {
   const errors = result.violations.filter((v) => v.severity === 'error');
@@ -46,7 +46,7 @@ function grantCreator(ctx: Ctx, templateId: number): void {
 }
 
 function detailOf(ctx: Ctx, templateId: number, version: number) {
-  const t = ctx.db.prepare<[number], import('./rows').TemplateRow>('SELECT * FROM templates WHERE id = ?').get(templateId)!;
+  const t = ctx.db.prepare<[number], import('../../rows/templates').TemplateRow>('SELECT * FROM templates WHERE id = ?').get(templateId)!;
   return templateDetail(ctx, t, findVersion(ctx, t, version));
 }
 
@@ -61,7 +61,7 @@ export function createTemplate(ctx: Ctx, input: { document: unknown; folder?: st
   return detailOf(ctx, saved.templateId, saved.version);
 }
 
-export function versionOptions(ctx: Ctx, t: import('./rows').TemplateRow): ValidateOptions {
+export function versionOptions(ctx: Ctx, t: import('../../rows/templates').TemplateRow): ValidateOptions {
   const latest = parseStoredDocument(findVersion(ctx, t).document);
   return { db: ctx.db, workspaceId: ctx.workspace.id, ids: 'known', template: { key: t.key, knownIds: knownIds(ctx.db, t.id), latest } };
 }

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import { folderPermission } from '../access/templates';
-import type { TemplateRow } from '../templates/rows';
+import type { TemplateRow } from '../../rows/templates';
 
 const ADMIN_CAN = 'An Administrator can give you or your group Edit on the Library folder.';
 

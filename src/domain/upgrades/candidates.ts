@@ -6,9 +6,9 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { cursorScope, lenientPageSize, paginate } from '../paging';
 import { checklistUrl } from '../urls';
-import type { ChecklistRow } from '../checklists/lookup';
+import type { ChecklistRow } from '../checklist-lookup';
 import { findTemplate, findVersion } from '../templates/read';
-import type { TemplateRow } from '../templates/rows';
+import type { TemplateRow } from '../../rows/templates';
 import { assertCanUpgrade } from './access';
 
 /** Candidates for `target`, newest start date first (no start date last), then newest first. */

@@ -3,10 +3,10 @@
 // Whatever the target cannot hold is returned in `lost` (written to the activity feed by the
 // caller); values of removed table columns and Linked Checklist links are dropped silently.
 import type { Ctx } from '../../context';
-import type { DocField } from '../templates/document';
+import type { DocField } from '../../rows/template-document';
 import { isLinked, linkedRecords } from '../tasks/linked-records';
 import { tableColumns, validateAnswer } from '../tasks/field-values';
-import { fullName, type MemberRow } from '../people/rows';
+import { fullName, type MemberRow } from '../../rows/people';
 
 export interface Carried {
   /** The value to store; undefined: nothing (the field is left empty). */

@@ -4,7 +4,7 @@
 // request's transaction (src/upgrades/worker.ts rebuilds them later, on the emulator clock).
 import type { Ctx } from '../../context';
 import { notFound, validationError } from '../../errors';
-import type { ChecklistRow } from '../checklists/lookup';
+import type { ChecklistRow } from '../checklist-lookup';
 import { findTemplate, findVersion } from '../templates/read';
 import { candidateRows } from './candidates';
 import { assertCanUpgrade } from './access';

@@ -5,10 +5,11 @@
 // Fires no event: an upgrade is neither a new checklist nor a completion (6.3).
 import type { Ctx } from '../../context';
 import { recordActivity } from '../activity';
-import type { ChecklistRow } from '../checklists/lookup';
-import { resolveDocNaming, type AssigneeRef } from '../people/naming';
+import type { ChecklistRow } from '../checklist-lookup';
+import { resolveDocNaming } from '../people/naming';
+import type { AssigneeRef } from '../../rows/people';
 import { applyTags } from '../tags/apply';
-import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../templates/document';
+import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
 import { isAnswered, validateAnswer } from '../tasks/field-values';
 import { evaluateChecklist } from '../tasks/evaluate';
 import type { TaskRow } from '../tasks/rows';

@@ -1,7 +1,7 @@
 // What a scope key may name (spec v3 6 rule 5: scope keys are template keys).
 // A key that names nothing in the workspace is refused with 400 on the scope key.
 import type { Db } from '../../store/open';
-import { parseStoredDocument, type DocField } from '../templates/document';
+import { parseStoredDocument, type DocField } from '../../rows/template-document';
 
 function* documents(db: Db, workspaceId: number) {
   const rows = db

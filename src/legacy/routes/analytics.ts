@@ -3,9 +3,9 @@
 // Counts only checklists the key may read (all for Administrators and the workspace key).
 import type { Ctx } from '../../context';
 import { readableChecklists } from '../../domain/access/checklists';
-import type { ChecklistRow } from '../../domain/checklists/lookup';
+import type { ChecklistRow } from '../../domain/checklist-lookup';
 import { compareText } from '../../domain/paging';
-import { fullName, type MemberRow } from '../../domain/people/rows';
+import { fullName, type MemberRow } from '../../rows/people';
 import type { TaskRow } from '../../domain/tasks/rows';
 import { defineLegacyRoute } from '../define';
 import { bad, param } from '../params';

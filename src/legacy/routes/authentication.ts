@@ -1,7 +1,7 @@
 // GET /api/authentication/validate (legacy spec 4.1): 200 for a working key (any bad key is
 // 401 before this runs). The body is "not shown": designed in docs/legacy.md.
 import type { Ctx } from '../../context';
-import { fullName } from '../../domain/people/rows';
+import { fullName } from '../../rows/people';
 import { defineLegacyRoute } from '../define';
 
 export function validateLegacy(ctx: Ctx) {

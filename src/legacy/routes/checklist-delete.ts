@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { isGuid } from '../../ids';
 import { readableChecklists } from '../../domain/access/checklists';
 import { deleteChecklist } from '../../domain/checklists/change';
-import type { ChecklistRow } from '../../domain/checklists/lookup';
+import type { ChecklistRow } from '../../domain/checklist-lookup';
 import { templateIdOf } from '../../domain/checklists/list';
 import { setShare } from '../../domain/checklists/share';
 import { defineLegacyRoute } from '../define';

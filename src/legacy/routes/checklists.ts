@@ -9,7 +9,7 @@
 import type { Ctx } from '../../context';
 import { isGuid } from '../../ids';
 import { createChecklist } from '../../domain/checklists/create';
-import { findChecklist } from '../../domain/checklists/lookup';
+import { findChecklist } from '../../domain/checklist-lookup';
 import { legacyChecklist } from '../shapes';
 import { defineLegacyRoute } from '../define';
 import { bad, bodyObject, guidParam, param, prop } from '../params';

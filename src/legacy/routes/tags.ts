@@ -7,7 +7,7 @@ import { newGuid } from '../../ids';
 import { notFound } from '../../errors';
 import { assertCanRead } from '../../domain/access/checklists';
 import { addChecklistTags, removeChecklistTag } from '../../domain/checklists/tags';
-import { findChecklist, type ChecklistRow } from '../../domain/checklists/lookup';
+import { findChecklist, type ChecklistRow } from '../../domain/checklist-lookup';
 import { addTaskTags, removeTaskTag } from '../../domain/tasks/tags';
 import { assertTaskReadable } from '../../domain/tasks/guard';
 import { findChecklistTask, type TaskTarget } from '../../domain/tasks/target';

@@ -15,8 +15,8 @@ import { clearNotApplicable, completeTask, markNotApplicable, uncompleteTask } f
 import { clearAssignees, setAssignees } from '../../domain/tasks/assignees';
 import { findChecklistTask, findStandaloneTask, reload, type TaskTarget } from '../../domain/tasks/target';
 import { assigneesOf, storedAnswers } from '../../domain/tasks/views';
-import type { AssigneeRef } from '../../domain/people/naming';
-import { ANSWERABLE } from '../../domain/templates/schema';
+import type { AssigneeRef } from '../../rows/people';
+import { ANSWERABLE } from '../../domain/schema/template-format';
 import { defineLegacyRoute, legacyError } from '../define';
 import { bad, boolParam, boolProp, bodyObject, guidProp, intParam, intProp, prop, requiredGuidParam, stringProp } from '../params';
 import { canReadTask, checklistOfId, targetOf, taskOfId } from '../lookup';

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { compareText } from '../../domain/paging';
 import { groupMembers, listableMembers } from '../../domain/people/members';
-import { displayName, fullName, type GroupRow, type MemberRow } from '../../domain/people/rows';
+import { displayName, fullName, type GroupRow, type MemberRow } from '../../rows/people';
 import { defineLegacyRoute, legacyError } from '../define';
 import { param } from '../params';
 import { ASSIGNEE_TYPE } from '../shapes';

@@ -5,9 +5,9 @@
 import type { Ctx } from '../../context';
 import { notFound } from '../../errors';
 import { compareText } from '../../domain/paging';
-import { parseStoredDocument, type DocTask } from '../../domain/templates/document';
+import { parseStoredDocument, type DocTask } from '../../rows/template-document';
 import { fieldName, findTemplate, findVersion } from '../../domain/templates/read';
-import { ANSWERABLE } from '../../domain/templates/schema';
+import { ANSWERABLE } from '../../domain/schema/template-format';
 import { defineLegacyRoute, legacyError } from '../define';
 import { param, requiredGuidParam } from '../params';
 import { controlType } from './tasks';

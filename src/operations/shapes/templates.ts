@@ -1,7 +1,7 @@
 // Template, draft and validation shapes (spec v3 2.5, 4.4; drafts: docs/template-document.md "Drafts").
 import { z } from 'zod';
 import { appUrl, count, guidOut, intIdOut, timestamp, userRef } from './common';
-import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/templates/schema';
+import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/schema/template-format';
 import { TEMPLATE_PERMISSIONS } from '../../domain/templates/permissions';
 import { VALIDATION_CODES } from '../../domain/schema/codes';
 

@@ -6,16 +6,23 @@ import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import type { CallInfo } from '../../pipeline';
 import { allowedMethods, buildRestRouter } from './rest';
-import { errorResponse, json, requestIdFrom } from './respond';
+import { errorResponse, json, requestIdFrom } from '../web/respond';
 import { openApiDocument } from '../../openapi';
-import { adminGate } from '../../control/gate';
 import { withJournal, type JournalMark } from '../../platform/journal';
-import { injectFault } from '../../faults/inject';
 
 export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
+/**
+ * A handler of the request chain: what crosses every request (faults, the admin gate),
+ * run in order before routing, registered in one place (src/edge.ts). An answer stops
+ * the request there; undefined carries on; a thrown ApiError refuses it.
+ */
+export type ChainHandler = (req: Request, call: { emu: Emulator; info: CallInfo; path: string }) => Promise<Response | undefined> | Response | undefined;
+
 /** Prefix handlers other areas register (control routes, legacy API). */
 export interface AppExtensions {
+  /** The request chain, in order (src/edge.ts). */
+  chain: ChainHandler[];
   /** Handlers for /_emulator/* (control routes, webhook deliveries): first answer wins. */
   emulator: ExtraRoute[];
   /** Handlers for /api/* (legacy v1/v2). */
@@ -24,7 +31,7 @@ export interface AppExtensions {
   other: ExtraRoute[];
 }
 
-export const emptyExtensions = (): AppExtensions => ({ emulator: [], legacy: [], other: [] });
+export const emptyExtensions = (): AppExtensions => ({ chain: [], emulator: [], legacy: [], other: [] });
 
 async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> {
   for (const r of routes) {
@@ -61,10 +68,9 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
     };
     const path = url.pathname;
     try {
-      // Injected faults (src/faults): only when a rule exists; may delay, answer or drop.
-      if (emu.faults.size > 0 && !path.startsWith('/_emulator')) {
-        const injected = await injectFault(emu, req, path, info);
-        if (injected) return injected;
+      for (const handler of ext.chain) {
+        const answer = await handler(req, { emu, info, path });
+        if (answer) return answer;
       }
       if (path === '/v3/openapi.json') {
         if (req.method !== 'GET') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET.`, {}, { Allow: 'GET' });
@@ -78,7 +84,6 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         if (res) return res;
       } else {
         const control = path.startsWith('/_emulator');
-        if (control) adminGate(emu, req); // --no-admin: 404; --admin-token: 401 without it
         const routes = control ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
         const r = await first(routes, req, info, emu);
         if (r) return r;

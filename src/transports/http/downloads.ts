@@ -3,7 +3,7 @@
 // a browser will not run (docs/tasks.md).
 import type { Emulator } from '../../emulator';
 import type { ExtraRoute } from './app';
-import { errorResponse } from './respond';
+import { errorResponse } from '../web/respond';
 import { ApiError } from '../../errors';
 import { fileByToken } from '../../domain/tasks/stored-file';
 

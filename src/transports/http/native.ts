@@ -15,8 +15,8 @@ import { runCall, type CallInfo } from '../../pipeline';
 import type { JournalMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/partition';
 import { buildInput } from './rest';
-import { readNodeJson } from './body';
-import { errorParts, jsonParts, requestIdFrom, type Parts } from './respond';
+import { readNodeJson } from '../web/body';
+import { errorParts, jsonParts, requestIdFrom, type Parts } from '../web/respond';
 
 /**
  * Request targets the adapter would use as they are (its reValidRequestUrl, less `#`;

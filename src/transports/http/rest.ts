@@ -5,9 +5,9 @@ import type { Emulator } from '../../emulator';
 import { runCall, type Answer, type CallInfo } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
-import { readJson } from './body';
+import { readJson } from '../web/body';
 import { coerceString } from './coerce';
-import { errorResponse, json } from './respond';
+import { errorResponse, json } from '../web/respond';
 
 export interface HttpCall {
   info: CallInfo;

@@ -12,8 +12,7 @@ import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
 import { createFetch, type AppExtensions } from './app';
 import { createNodeRest } from './native';
-import { errorResponse, requestIdFrom } from './respond';
-import { isDropped } from '../../faults/inject';
+import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
 
 export interface ListenOptions {
   host?: string;

@@ -6,13 +6,14 @@ import { ApiError, errorBody, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import { authenticate, charge, type CallInfo } from '../../pipeline';
 import type { Principal } from '../../domain/auth';
-import { errorResponse } from '../http/respond';
-import { readBodyText } from '../http/body';
+import { errorResponse } from '../web/respond';
+import { readBodyText } from '../web/body';
 import { createMcpServer } from './server';
-import { callTool, errorResult, toolTable } from './tools';
+import { callTool, toolTable } from './tools';
+import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE } from '../web/respond';
 
 export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo): Promise<Response> {
   let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
@@ -66,19 +67,4 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   } finally {
     void server.close().catch(() => {});
   }
-}
-
-/** Over budget (or an injected fault): the refusal goes inside the MCP response, with the headers (spec v3 8). */
-export function refuseInside(body: unknown, err: ApiError, requestId: string, headers: Record<string, string>): Response {
-  const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
-  const answers = msgs
-    .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
-    .map((m) =>
-      m.method === 'tools/call'
-        ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) }
-        : { jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${err.code}: ${err.message}`, data: errorBody(err, requestId) } },
-    );
-  if (answers.length === 0) return new Response(null, { status: 202, headers });
-  const payload = Array.isArray(body) ? answers : answers[0];
-  return new Response(JSON.stringify(payload), { status: 200, headers: { ...headers, 'Content-Type': JSON_TYPE } });
 }

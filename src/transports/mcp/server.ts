@@ -15,8 +15,8 @@ import {
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Emulator } from '../../emulator';
-import { requestIdFrom } from '../http/respond';
-import { callTool, errorResult, toolTable, type ToolResult } from './tools';
+import { requestIdFrom } from '../web/respond';
+import { errorResult, toolTable, type ToolResult } from './tools';
 import { matchTemplate } from '../../operations/mcp-catalog';
 import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';

@@ -4,7 +4,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Emulator } from '../../emulator';
 import type { CallInfo } from '../../pipeline';
-import { requestIdFrom } from '../http/respond';
+import { requestIdFrom } from '../web/respond';
 import { createMcpServer } from './server';
 import { callTool } from './tools';
 

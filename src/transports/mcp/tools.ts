@@ -1,13 +1,16 @@
 // MCP tools generated from the operation table (spec v3 4.6). Each tool runs the
 // same pipeline as its REST route; results carry the REST JSON.
 import { z } from 'zod';
-import { ApiError, errorBody, errorEnvelope, toApiError, validationError } from '../../errors';
+import { errorEnvelope, validationError } from '../../errors';
 import { refusalsByStatus } from '../../contract/refusals';
 import type { Emulator } from '../../emulator';
 import type { Principal } from '../../domain/auth';
 import { runCall, type CallInfo } from '../../pipeline';
 import type { Operation } from '../../operations/define';
-import { stripNulls } from '../http/respond';
+import { stripNulls } from '../web/respond';
+import { errorResult, type ToolResult } from '../../mcp-refusal';
+
+export { errorResult, type ToolResult };
 
 export interface ToolDef {
   name: string;
@@ -76,26 +79,6 @@ export function toolTable(ops: Operation[]) {
     cache.set(ops, t);
   }
   return t;
-}
-
-export interface ToolResult {
-  content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-  [k: string]: unknown;
-}
-
-/** A refusal as a tool result: the v3 error body, text = code, message ... requestId. */
-export function errorResult(err: unknown, requestId: string, log?: (l: string) => void): ToolResult {
-  const e = toApiError(err);
-  if (!(err instanceof ApiError) && log) log(`[${requestId}] internal error in tool: ${err instanceof Error ? err.stack : String(err)}`);
-  const body = errorBody(e, requestId);
-  return {
-    content: [{ type: 'text', text: `${e.code}: ${e.message} requestId: ${requestId}` }],
-    structuredContent: body as unknown as Record<string, unknown>,
-    isError: true,
-  };
 }
 
 /** Success statuses and headers beyond 200 reach MCP clients in `_meta` (docs/architecture.md). */

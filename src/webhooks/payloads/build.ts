@@ -22,7 +22,7 @@ export interface EventRow {
   processed_at: number | null;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any -- payloads are built from stored JSON documents (template, field values) read as they were written */
 export function payloadFor(db: Db, urls: Urls, e: EventRow): JsonValue {
   const s = (e.subject ? JSON.parse(e.subject) : {}) as any;
   switch (e.event_type) {

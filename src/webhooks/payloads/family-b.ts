@@ -4,7 +4,7 @@
 // follow 6.3 exactly and are snapshotted when the event happens (outbox.ts).
 import type { Db } from '../../store/open';
 import { fileUrl } from '../../domain/urls';
-import { fullName } from '../../domain/people/rows';
+import { fullName } from '../../rows/people';
 import { zTime, type JsonValue } from '../json';
 import { Gone, checklistOfTask } from './family-a';
 import { getTask, person, taskUrl, type ChecklistRow, type TaskRow, type Urls } from './objects';

@@ -2,7 +2,7 @@
 // control, named from a type prefix and the lower-cased label with spaces as
 // underscores. Choices we made where 6.2 is silent are in docs/webhooks.md.
 import type { Db } from '../../store/open';
-import type { DocField } from '../../domain/templates/document';
+import type { DocField } from '../../rows/template-document';
 import { fileUrl } from '../../domain/urls';
 import { offsetTime, type JsonValue } from '../json';
 

@@ -2,15 +2,15 @@
 // summary, task entry, assignee, comment, tag. Property order is the order of
 // the spec's tables; valueless properties are null, never left out.
 import type { Db } from '../../store/open';
-import type { DocField, TemplateDocument } from '../../domain/templates/document';
-import { parseStoredDocument } from '../../domain/templates/document';
+import type { DocField, TemplateDocument } from '../../rows/template-document';
+import { parseStoredDocument } from '../../rows/template-document';
 import { checklistTaskUrl, checklistUrl, myWorkUrl, shareUrl, templateUrl } from '../../domain/urls';
-import { displayName, fullName, type MemberRow } from '../../domain/people/rows';
+import { displayName, fullName, type MemberRow } from '../../rows/people';
 import { compareText } from '../../domain/paging';
 import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
 import { EMPTY_STATE, checklistState, isHalted, isHidden, type ChecklistState } from './task-state';
-import type { ChecklistRow } from '../../domain/checklists/lookup';
+import type { ChecklistRow } from '../../domain/checklist-lookup';
 import type { TaskRow } from '../../domain/tasks/rows';
 
 // The domain's row types, one definition: payloads read the same rows the API does.

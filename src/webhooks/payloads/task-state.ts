@@ -3,7 +3,7 @@
 // (src/domain/tasks/evaluate.ts), read the same way as the REST task views
 // (src/domain/tasks/views.ts `taskSummary`), so a payload and GET .../tasks agree.
 import type { Db } from '../../store/open';
-import type { TemplateDocument } from '../../domain/templates/document';
+import type { TemplateDocument } from '../../rows/template-document';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from '../../domain/tasks/evaluate';
 
 export type { ChecklistState };

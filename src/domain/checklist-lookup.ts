@@ -1,9 +1,9 @@
 // Finding a checklist of the acting workspace and the checklist reference of spec v3 2.4.
 // Lookups are scoped to ctx.workspace.id: another workspace's checklist is 404, never 403 (5.10).
-import type { Ctx } from '../../context';
-import { iso } from '../../clock';
-import { notFound } from '../../errors';
-import { checklistUrl, templateUrl } from '../urls';
+import type { Ctx } from '../context';
+import { iso } from '../clock';
+import { notFound } from '../errors';
+import { checklistUrl, templateUrl } from './urls';
 
 /** A row of schema.sql `checklists`. */
 export interface ChecklistRow {

@@ -1,5 +1,5 @@
-import type { Db } from '../../store/open';
-import { displayName, type MemberRow } from './rows';
+import type { Db } from '../store/open';
+import { displayName, type MemberRow } from '../rows/people';
 
 /** User reference (spec v3 2.4): name and email; a member who left keeps the name and loses the email. */
 export function userRef(db: Db, memberId: number | null | undefined): { name: string; email?: string } | undefined {

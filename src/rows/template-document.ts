@@ -56,3 +56,15 @@ export function parseStoredDocument(text: string): TemplateDocument {
   }
   return d;
 }
+
+/** A linked field's `dataSet` in the template document (docs/template-document.md). */
+export interface DataSetLink {
+  name?: string;
+  key?: string;
+  view?: string;
+  viewKey?: string;
+  displayField?: string;
+  displayFieldKey?: string;
+  /** Table fields: which record field fills which column. */
+  columns?: { field?: string; column?: string }[];
+}

@@ -1,4 +1,6 @@
 // Row shapes as stored (schema.sql). Only the store and the domain see these.
+import type { Db } from '../store/open';
+
 export interface WorkspaceRow {
   id: number;
   key: string;
@@ -51,4 +53,22 @@ export function fullName(m: Pick<MemberRow, 'first_name' | 'last_name'>): string
 /** A name to show in text and user references, falling back to the surname. */
 export function displayName(m: Pick<MemberRow, 'first_name' | 'last_name' | 'email'>): string {
   return [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email || 'Unknown';
+}
+
+/** A member or group named in a document or request (spec v3 4.4 rule 2: named, not numbered). */
+export interface AssigneeRef {
+  type: 'TeamMember' | 'Group';
+  id: number;
+}
+
+/** Active members (by full name or email) and groups (by name) a name matches, groups first. */
+export function findByName(db: Db, workspaceId: number, name: string): AssigneeRef[] {
+  const members = db
+    .prepare<[number, string, string], { id: number }>(
+      `SELECT id FROM members WHERE workspace_id = ? AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0
+         AND (lower(trim(coalesce(first_name,'') || ' ' || coalesce(last_name,''))) = lower(?) OR lower(email) = lower(?))`,
+    )
+    .all(workspaceId, name.trim(), name.trim());
+  const groups = db.prepare<[number, string], { id: number }>('SELECT id FROM groups WHERE workspace_id = ? AND lower(name) = lower(?)').all(workspaceId, name.trim());
+  return [...groups.map((g) => ({ type: 'Group' as const, id: g.id })), ...members.map((m) => ({ type: 'TeamMember' as const, id: m.id }))];
 }

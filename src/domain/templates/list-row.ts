@@ -1,27 +1,9 @@
-// Template rows as stored and the template list row (spec v3 2.5).
+// The template list row (spec v3 2.5).
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
-import { userRef } from '../people/users';
+import { userRef } from '../users';
 
-export interface TemplateRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  folder_id: number | null;
-  is_archived: number;
-  latest_version: number;
-  created_at: number;
-}
-
-export interface TemplateVersionRow {
-  template_id: number;
-  version: number;
-  name: string;
-  description: string | null;
-  document: string;
-  created_at: number;
-  created_by: number | null;
-}
+import type { TemplateRow, TemplateVersionRow } from '../../rows/templates';
 
 import { templateUrl } from '../urls';
 export { templateUrl };

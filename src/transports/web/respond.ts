@@ -36,6 +36,15 @@ export function errorParts(err: unknown, requestId: string, headers: Record<stri
   return { status: e.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...e.headers, 'X-Request-Id': requestId }, body: JSON.stringify(errorBody(e, requestId)) };
 }
 
+/** Responses that stand for "close the connection": the HTTP adapter destroys the socket, the in-process fetch rejects. */
+const dropped = new WeakSet<Response>();
+export const isDropped = (res: Response): boolean => dropped.has(res);
+export function dropResponse(): Response {
+  const res = new Response(null, { status: 599 });
+  dropped.add(res);
+  return res;
+}
+
 const toResponse = (p: Parts) => new Response(p.body as BodyInit | null, { status: p.status, headers: p.headers });
 
 export function json(status: number, body: unknown, headers: Record<string, string>): Response {

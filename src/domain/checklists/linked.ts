@@ -7,9 +7,9 @@
 import type { Ctx } from '../../context';
 import { recordActivity } from '../activity';
 import { assertCanRead, readableChecklists } from '../access/checklists';
-import { checklistById, checklistReference, findChecklist, type ChecklistRow } from '../checklists/lookup';
-import { startChecklist } from '../checklists/start';
-import { parseStoredDocument } from '../templates/document';
+import { checklistById, checklistReference, findChecklist, type ChecklistRow } from '../checklist-lookup';
+import { startChecklist } from './start';
+import { parseStoredDocument } from '../../rows/template-document';
 import type { Db } from '../../store/open';
 
 /** Children start children; a ring of templates linking to each other stops here. */
