@@ -16,6 +16,7 @@ import { SqliteIdempotencyStore } from './platform/idempotency';
 import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
 import { FaultList } from './platform/faults';
+import { FixtureImage } from './platform/database';
 
 // The settings of the areas that plug in (src/webhooks, src/upgrades) are declared here,
 // with the emulator's own, so the core imports none of them.
@@ -97,6 +98,10 @@ export class Emulator {
   readonly faults = new FaultList();
   /** The contract self-check (src/contract/check.ts), when asked for. */
   readonly contract?: ContractChecker;
+  /** When this emulator was made (real time), for the health route's uptime. */
+  readonly startedAt = Date.now();
+  /** The fixture's image for fast resets (platform/database.ts), made by the first reset. */
+  readonly fixtureImage = new FixtureImage();
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;

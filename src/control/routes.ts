@@ -1,20 +1,20 @@
 // The emulator's own control routes under /_emulator (EMULATOR.md "Addresses";
 // README "Control routes"): reset, clock, journal, export/import, health. JSON in,
-// JSON out, refusals in the v3 error envelope. adminGate (gate.ts) runs before them.
+// JSON out, refusals in the v3 error envelope. adminGate (gate.ts) runs before them
+// (the request chain, src/edge.ts). Declared as data (define.ts).
 import { z } from 'zod';
 import { ApiError, validationError } from '../errors';
 import type { Emulator } from '../emulator';
-import type { CallInfo } from '../pipeline';
-import { zodToApiError } from '../pipeline';
-import { readJson } from '../transports/web/body';
-import { json } from '../transports/web/respond';
+import { JSON_TYPE } from '../transports/web/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
-import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
+import { exportDatabase, importDatabase } from '../platform/database';
 import { readBodyBytes } from '../transports/web/body';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
+import { controlRouteSpec, defineControlRoute, type ControlRoute } from './define';
+import { controlOpenApi } from './openapi';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -34,17 +34,12 @@ const advanceBody = z
   .object({ seconds: amount.optional(), minutes: amount.optional(), hours: amount.optional(), days: amount.optional() })
   .strict();
 
-/** Each emulator's fixture image (platform/database.ts), made by its first reset at a frozen instant. */
-const images = new WeakMap<Emulator, FixtureImage>();
-
 const defaultViewBody = z
   .object({
     memberId: z.number({ error: 'must be a member id (integer)' }).int({ error: 'must be a member id (integer)' }).min(1, { error: 'must be 1 or more' }),
     viewKey: z.string({ error: 'must be a view key, or null for the Open tasks core view' }).nullable(),
   })
   .strict();
-
-const startedAt = new WeakMap<Emulator, number>();
 
 /** Parses an ISO 8601 date-time (no offset = UTC, spec v3 4.1 rule 6). */
 export function parseInstant(s: string, field: string): number {
@@ -60,22 +55,6 @@ export function parseInstant(s: string, field: string): number {
   return ms;
 }
 
-async function body<T>(req: Request, emu: Emulator, schema: z.ZodType<T>): Promise<T> {
-  const raw = await readJson(req, emu.maxBodyBytes, true);
-  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw validationError('Invalid request body: it must be a JSON object.');
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (issue.code === 'unrecognized_keys') {
-      throw validationError(`Unknown property ${issue.keys.join(', ')}.`, issue.keys[0]);
-    }
-    throw zodToApiError(parsed.error);
-  }
-  return parsed.data;
-}
-
 const readBytes = (req: Request, limit: number) => readBodyBytes(req, limit, 'The database file');
 const IMPORT_LIMIT = 2 * 1024 * 1024 * 1024 - 1;
 
@@ -84,27 +63,60 @@ export function clockState(emu: Emulator) {
   return { now: iso(now)!, frozen: emu.clock.frozen, offsetSeconds: Math.round((now - Date.now()) / 1000) };
 }
 
-type Handler = (req: Request, emu: Emulator, url: URL) => Promise<Response> | Response;
+const clockOutput = z.object({
+  now: z.string().describe('The emulator clock, ISO 8601 UTC.'),
+  frozen: z.boolean().describe('Whether the clock stands still.'),
+  offsetSeconds: z.number().int().describe('How far the emulator clock is from the real one.'),
+});
 
-const routes: Record<string, Partial<Record<string, Handler>>> = {
-  '/_emulator/health': {
-    GET: (_req, emu) =>
-      ok({
-        status: 'ok',
-        now: iso(emu.clock.now()),
-        uptimeSeconds: Math.round((Date.now() - (startedAt.get(emu) ?? Date.now())) / 1000),
-        schemaVersion: schemaVersion(),
-        fixture: emu.fixtureName,
-        database: emu.options.db && emu.options.db !== ':memory:' ? 'file' : 'memory',
-        operations: emu.ops.length,
-      }),
-  },
-  '/_emulator/reset': {
-    POST: (_req, emu) => {
+const journalEntry = z.object({
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  keyName: z.string().optional(),
+  requestId: z.string(),
+  durationMs: z.number(),
+  region: z.enum(['US', 'EU']),
+  fault: z.object({ rule: z.string(), kind: z.enum(['status', 'delay', 'drop']) }).optional(),
+});
+
+const BAD_BODY = { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] };
+
+/** The control routes of this area, as data (control/define.ts). */
+export const controlRoutes: ControlRoute[] = [
+  defineControlRoute({
+    method: 'GET',
+    path: '/_emulator/health',
+    summary: 'Whether the emulator is up, and what it serves',
+    output: z.object({
+      status: z.literal('ok'),
+      now: z.string(),
+      uptimeSeconds: z.number().int(),
+      schemaVersion: z.number().int(),
+      fixture: z.string(),
+      database: z.enum(['file', 'memory']),
+      operations: z.number().int(),
+    }),
+    handler: (emu) => ({
+      status: 'ok',
+      now: iso(emu.clock.now()),
+      uptimeSeconds: Math.round((Date.now() - emu.startedAt) / 1000),
+      schemaVersion: schemaVersion(),
+      fixture: emu.fixtureName,
+      database: emu.options.db && emu.options.db !== ':memory:' ? 'file' : 'memory',
+      operations: emu.ops.length,
+    }),
+  }),
+  defineControlRoute({
+    method: 'POST',
+    path: '/_emulator/reset',
+    summary: 'Put the data back as the fixture made it; clears fault rules and rate budgets',
+    output: z.object({ status: z.literal('reset'), fixture: z.string(), now: z.string() }),
+    refusals: { 409: ['CONFLICT'] },
+    handler: (emu) => {
       try {
-        let image = images.get(emu);
-        if (!image) images.set(emu, (image = new FixtureImage()));
-        image.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
+        emu.fixtureImage.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
       } catch (e) {
         // An edited fixture directory that no longer loads: refused, the data stays as it was.
         if (e instanceof FixtureError) throw new ApiError(409, 'CONFLICT', `${e.message}. Nothing was reset.`, { issues: e.issues });
@@ -112,55 +124,90 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       }
       emu.faults.clear();
       emu.limiter.clear();
-      return ok({ status: 'reset', fixture: emu.fixtureName, now: iso(emu.clock.now()) });
+      return { status: 'reset', fixture: emu.fixtureName, now: iso(emu.clock.now()) };
     },
-  },
+  }),
   // A member's default Tasks grid view (saved view isDefault): the app's choice, with no v3 route.
-  '/_emulator/my-work/default-view': {
-    PUT: async (req, emu) => {
-      const b = await body(req, emu, defaultViewBody);
-      return ok(emu.db.transaction(() => setDefaultView(emu.db, b.memberId, b.viewKey))());
-    },
-  },
-  '/_emulator/clock': {
-    GET: (_req, emu) => ok(clockState(emu)),
-    PUT: async (req, emu) => {
-      const b = await body(req, emu, clockBody);
+  defineControlRoute({
+    method: 'PUT',
+    path: '/_emulator/my-work/default-view',
+    summary: "Set a member's default Tasks grid view",
+    body: defaultViewBody,
+    output: z.object({ memberId: z.number().int(), viewKey: z.string() }),
+    refusals: { ...BAD_BODY, 404: ['NOT_FOUND'] },
+    handler: (emu, { body: b }) => emu.db.transaction(() => setDefaultView(emu.db, b.memberId, b.viewKey))(),
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/_emulator/clock',
+    summary: 'Read the emulator clock',
+    output: clockOutput,
+    handler: (emu) => clockState(emu),
+  }),
+  defineControlRoute({
+    method: 'PUT',
+    path: '/_emulator/clock',
+    summary: 'Set the emulator clock, and freeze or unfreeze it',
+    body: clockBody,
+    output: clockOutput,
+    refusals: BAD_BODY,
+    handler: (emu, { body: b }) => {
       if (b.now === undefined && b.frozen === undefined) throw validationError('Send now (ISO 8601 date-time) and/or frozen (boolean).', 'now');
       const ms = b.now === undefined ? emu.clock.now() : parseInstant(b.now, 'now');
       emu.clock.set(ms, b.frozen ?? emu.clock.frozen);
-      return ok(clockState(emu));
+      return clockState(emu);
     },
-  },
-  '/_emulator/clock/advance': {
-    POST: async (req, emu) => {
-      const b = await body(req, emu, advanceBody);
+  }),
+  defineControlRoute({
+    method: 'POST',
+    path: '/_emulator/clock/advance',
+    summary: 'Move the emulator clock forward',
+    body: advanceBody,
+    output: clockOutput,
+    refusals: BAD_BODY,
+    handler: (emu, { body: b }) => {
       const ms = (b.seconds ?? 0) * 1000 + (b.minutes ?? 0) * 60_000 + (b.hours ?? 0) * 3_600_000 + (b.days ?? 0) * 86_400_000;
       if (b.seconds === undefined && b.minutes === undefined && b.hours === undefined && b.days === undefined) {
         throw validationError('Send at least one of seconds, minutes, hours, days (numbers of 0 or more).', 'seconds');
       }
       if (ms > MAX_ADVANCE_MS || emu.clock.now() + ms > MAX_MS) throw validationError('That would move the clock past the year 9999.', 'days');
       emu.clock.advance(Math.round(ms));
-      return ok(clockState(emu));
+      return clockState(emu);
     },
-  },
-  '/_emulator/journal': {
-    GET: (_req, emu, url) => {
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/_emulator/journal',
+    summary: 'The last requests, newest first',
+    query: { limit: { description: 'How many entries, 1 to the capacity (default 100).', schema: { type: 'integer', minimum: 1 } } },
+    output: z.object({ items: z.array(journalEntry), capacity: z.number().int() }),
+    refusals: { 400: ['VALIDATION_ERROR'] },
+    handler: (emu, { url }) => {
       const raw = url.searchParams.get('limit');
       let limit = 100;
       if (raw !== null) {
         if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw validationError(`limit must be a whole number from 1 to ${emu.journal.capacity}.`, 'limit');
         limit = Math.min(Number(raw), emu.journal.capacity);
       }
-      return ok({ items: emu.journal.last(limit), capacity: emu.journal.capacity });
+      return { items: emu.journal.last(limit), capacity: emu.journal.capacity };
     },
-    DELETE: (_req, emu) => {
+  }),
+  defineControlRoute({
+    method: 'DELETE',
+    path: '/_emulator/journal',
+    summary: 'Empty the journal',
+    noContent: true,
+    handler: (emu) => {
       emu.journal.clear();
       return new Response(null, { status: 204 });
     },
-  },
-  '/_emulator/export': {
-    GET: (_req, emu) => {
+  }),
+  defineControlRoute({
+    method: 'GET',
+    path: '/_emulator/export',
+    summary: 'The whole database as a SQLite file',
+    binary: { answer: 'application/vnd.sqlite3' },
+    handler: (emu) => {
       const bytes = exportDatabase(emu.db);
       const stamp = iso(emu.clock.now())!.replace(/[:.]/g, '-');
       return new Response(new Uint8Array(bytes), {
@@ -172,37 +219,35 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
         },
       });
     },
-  },
-  '/_emulator/import': {
-    POST: async (req, emu) => {
+  }),
+  defineControlRoute({
+    method: 'POST',
+    path: '/_emulator/import',
+    summary: 'Replace the data with an exported SQLite file',
+    binary: { request: 'application/vnd.sqlite3' },
+    output: z.object({ status: z.literal('imported'), tables: z.number().int(), rows: z.number().int() }),
+    refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
+    handler: async (emu, { req }) => {
       const bytes = await readBytes(req, IMPORT_LIMIT);
       const out = importDatabase(emu.db, bytes);
       emu.limiter.clear();
-      return ok({ status: 'imported', ...out });
+      return { status: 'imported', ...out };
     },
-  },
-};
+  }),
+];
 
-const ok = (b: unknown) => json(200, b, {});
-
-/** The extension (src/extensions.ts): serves the routes above under /_emulator. */
-export function installControl(emu: Emulator, ext: AppExtensions): void {
-  startedAt.set(emu, Date.now());
-  ext.emulator.push(controlRoutes);
-}
-
-/** The extension handler: answers /_emulator/* routes it knows, leaves the rest to other areas. */
-export async function controlRoutes(req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> {
-  const url = new URL(req.url);
-  const path = url.pathname.replace(/\/+$/, '');
-  const byMethod = routes[path];
-  if (!byMethod) return undefined;
-  const h = byMethod[req.method];
-  if (!h) {
-    const allowed = Object.keys(byMethod).join(', ');
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: ${allowed}.`, {}, { Allow: allowed });
-  }
-  const res = await h(req, emu, url);
-  res.headers.set('X-Request-Id', info.requestId);
-  return res;
+/** The extension (src/extensions.ts): the routes above, and the control API's own OpenAPI document. */
+export function installControl(_emu: Emulator, ext: AppExtensions): void {
+  let doc: string | undefined;
+  const openapi = defineControlRoute({
+    method: 'GET',
+    path: '/_emulator/openapi.json',
+    summary: 'This document: the control API, generated from its route declarations',
+    output: z.record(z.string(), z.unknown()),
+    handler: (emu) => {
+      doc ??= JSON.stringify(controlOpenApi(controlRoutes, emu.baseUrls));
+      return new Response(doc, { status: 200, headers: { 'Content-Type': JSON_TYPE } });
+    },
+  });
+  for (const r of [...controlRoutes, openapi]) ext.routes.push(controlRouteSpec(r as ControlRoute));
 }

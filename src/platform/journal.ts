@@ -18,6 +18,9 @@ export interface JournalEntry {
 
 /** Filled in while a request runs; the pipeline sets keyName once the key is known. */
 export interface JournalMark {
+  /** When the request arrived (emulator clock) and its performance.now(), for the duration. */
+  at: number;
+  started: number;
   keyName?: string;
   requestId?: string;
   fault?: JournalEntry['fault'];
@@ -51,6 +54,21 @@ export class RequestJournal {
     return out;
   }
 
+  /** Records a finished request (both HTTP paths call this, once per request). */
+  finish(mark: JournalMark, method: string, path: string, status: number, region: 'US' | 'EU', requestId = ''): void {
+    this.record({
+      at: mark.at,
+      method,
+      path,
+      status,
+      keyName: mark.keyName,
+      requestId: mark.requestId ?? requestId,
+      durationMs: Math.round((performance.now() - mark.started) * 100) / 100,
+      region,
+      ...(mark.fault ? { fault: mark.fault } : {}),
+    });
+  }
+
   get size(): number {
     return this.count;
   }
@@ -62,6 +80,9 @@ export class RequestJournal {
   }
 }
 
+/** A request's journal mark, opened when it arrives. */
+export const startMark = (emu: { clock: { now(): number } }): JournalMark => ({ at: emu.clock.now(), started: performance.now() });
+
 type Handle = (req: Request, sourceIp: string, journal?: JournalMark, raw?: IncomingHttpHeaders) => Promise<Response>;
 
 /**
@@ -72,21 +93,9 @@ export function withJournal(emu: { journal: RequestJournal; clock: { now(): numb
   return async (req: Request, sourceIp: string, raw?: IncomingHttpHeaders): Promise<Response> => {
     const path = pathOf(req.url);
     if (path.startsWith('/_emulator')) return handle(req, sourceIp, undefined, raw);
-    const at = emu.clock.now();
-    const started = performance.now();
-    const mark: JournalMark = {};
+    const mark = startMark(emu);
     const res = await handle(req, sourceIp, mark, raw);
-    emu.journal.record({
-      at,
-      method: req.method,
-      path,
-      status: res.status,
-      keyName: mark.keyName,
-      requestId: mark.requestId ?? res.headers.get('x-request-id') ?? '',
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      region,
-      ...(mark.fault ? { fault: mark.fault } : {}),
-    });
+    emu.journal.finish(mark, req.method, path, res.status, region, res.headers.get('x-request-id') ?? '');
     return res;
   };
 }

@@ -5,8 +5,10 @@ import { ApiError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import type { CallInfo } from '../../pipeline';
-import { allowedMethods, buildRestRouter } from './rest';
-import { errorResponse, json, requestIdFrom } from '../web/respond';
+import { restHandler } from './rest';
+import { errorResponse, json, JSON_TYPE } from '../web/respond';
+import { callInfoFrom, headerValue } from './call-info';
+import { RouteTable, type RouteFamily, type RouteSpec } from './route-table';
 import { openApiDocument } from '../../openapi';
 import { withJournal, type JournalMark } from '../../platform/journal';
 
@@ -23,6 +25,8 @@ export type ChainHandler = (req: Request, call: { emu: Emulator; info: CallInfo;
 export interface AppExtensions {
   /** The request chain, in order (src/edge.ts). */
   chain: ChainHandler[];
+  /** Routes declared as data (the control routes): matched, listed and documented like the v3 ones. */
+  routes: RouteSpec[];
   /** Handlers for /_emulator/* (control routes, webhook deliveries): first answer wins. */
   emulator: ExtraRoute[];
   /** Handlers for /api/* (legacy v1/v2). */
@@ -31,70 +35,76 @@ export interface AppExtensions {
   other: ExtraRoute[];
 }
 
-export const emptyExtensions = (): AppExtensions => ({ chain: [], emulator: [], legacy: [], other: [] });
+export const emptyExtensions = (): AppExtensions => ({ chain: [], routes: [], emulator: [], legacy: [], other: [] });
 
-async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> {
-  for (const r of routes) {
-    const res = await r(req, info, emu);
-    if (res) return res;
-  }
-  return undefined;
+const CONTROL = /^\/_emulator/;
+const LEGACY = /^\/api\//;
+/** What no family above claims: file downloads, the console's pages. */
+const OTHER = /^(?!\/v3(\/|$)|\/mcp\/?$|\/_emulator|\/api\/)/;
+
+/**
+ * The address's one route table: v3 operations and the OpenAPI document, MCP, the
+ * routes extensions declare, then the prefixes extensions answer under themselves.
+ */
+export function buildRouteTable(emu: Emulator, ext: AppExtensions): RouteTable {
+  const table = new RouteTable();
+  let openapi: string | undefined;
+  table.add({
+    method: 'GET',
+    path: '/v3/openapi.json',
+    family: 'v3',
+    handler: (_req, { info }) => {
+      openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
+      return new Response(openapi, { status: 200, headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': info.requestId } });
+    },
+  });
+  for (const op of emu.ops) table.add({ method: op.method, path: op.path, family: 'v3', op, handler: restHandler(op) });
+  // The MCP SDK is loaded by the first /mcp request, not at start-up (measured: ~10% of start-up CPU).
+  table.add({
+    method: '*',
+    path: '/mcp',
+    regex: /^\/mcp\/?$/,
+    family: 'mcp',
+    handler: async (req, { emu: e, info }) => (await import('../mcp/http')).handleMcpHttp(e, req, { ...info, transport: 'mcp' }),
+  });
+  for (const r of ext.routes) table.add(r);
+  const prefix = (list: ExtraRoute[], regex: RegExp, family: RouteFamily, path: string) => {
+    for (const r of list) table.add({ method: '*', path, regex, family, handler: (req, { info, emu: e }) => r(req, info, e) });
+  };
+  prefix(ext.emulator, CONTROL, 'control', '/_emulator/*');
+  prefix(ext.legacy, LEGACY, 'legacy', '/api/*');
+  prefix(ext.other, OTHER, 'console', '/*');
+  return table;
 }
 
-/** A header from node's IncomingHttpHeaders, joined like Headers.get joins repeats. */
-const headerOf = (raw: IncomingHttpHeaders) => (name: string): string | null => {
-  const v = raw[name];
-  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-};
+/** 405 when a declared route of the path's family takes another method; otherwise 404. */
+function unrouted(table: RouteTable, method: string, path: string): ApiError {
+  for (const family of ['v3', 'control'] as const) {
+    const allowed = table.allowed(path, family);
+    if (allowed.length === 0) continue;
+    const shown = family === 'control' ? path.replace(/\/+$/, '') : path;
+    return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${shown}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
+  }
+  return new ApiError(404, 'NOT_FOUND', `No route matches ${method} ${path}.`);
+}
 
-export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions()) {
-  const router = buildRestRouter(emu.ops);
-  let openapi: string | undefined;
+export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions(), table = buildRouteTable(emu, ext)) {
   const handle = async (req: Request, sourceIp: string, journal?: JournalMark, raw?: IncomingHttpHeaders): Promise<Response> => {
-    const header = raw ? headerOf(raw) : (name: string) => req.headers.get(name);
     const url = new URL(req.url);
-    const requestId = requestIdFrom(header('x-request-id'));
-    if (journal) journal.requestId = requestId;
-    const info: CallInfo = {
-      requestId,
-      apiKey: header('x-api-key'),
-      region,
-      sourceIp,
-      timezoneHeader: header('x-svc-timezone'),
-      idempotencyKey: header('idempotency-key'),
-      transport: 'rest',
-      pathAndQuery: url.pathname + url.search,
-      journal,
-    };
+    const info = callInfoFrom(raw ? (name) => headerValue(raw, name) : (name) => req.headers.get(name), region, sourceIp, url.pathname + url.search, journal);
     const path = url.pathname;
     try {
       for (const handler of ext.chain) {
         const answer = await handler(req, { emu, info, path });
         if (answer) return answer;
       }
-      if (path === '/v3/openapi.json') {
-        if (req.method !== 'GET') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET.`, {}, { Allow: 'GET' });
-        openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
-        return new Response(openapi, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId } });
-      }
-      // The MCP SDK is loaded by the first /mcp request, not at start-up (measured: ~10% of start-up CPU).
-      if (path === '/mcp' || path === '/mcp/') return await (await import('../mcp/http')).handleMcpHttp(emu, req, { ...info, transport: 'mcp' });
-      if (path.startsWith('/v3/') || path === '/v3') {
-        const res: Response | undefined = await router.fetch(req as never, { emu, info });
+      for (const { route, params } of table.matches(req.method, path)) {
+        const res = await route.handler(req, { emu, info, params });
         if (res) return res;
-      } else {
-        const control = path.startsWith('/_emulator');
-        const routes = control ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
-        const r = await first(routes, req, info, emu);
-        if (r) return r;
       }
-      const allowed = allowedMethods(emu.ops, path);
-      if (allowed.length > 0) {
-        throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
-      }
-      throw new ApiError(404, 'NOT_FOUND', `No route matches ${req.method} ${path}.`);
+      throw unrouted(table, req.method, path);
     } catch (e) {
-      return errorResponse(e, requestId, {}, emu.log);
+      return errorResponse(e, info.requestId, {}, emu.log);
     }
   };
   return withJournal(emu, region, handle);

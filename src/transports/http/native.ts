@@ -6,17 +6,18 @@
 // Anything it is not sure of (an unusual request target or Host, no matching
 // route, HEAD/OPTIONS, /v3/openapi.json, any fault rule set) it declines, and the fetch
 // path answers.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { Router } from 'itty-router';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import type { Operation } from '../../operations/define';
-import { runCall, type CallInfo } from '../../pipeline';
-import type { JournalMark } from '../../platform/journal';
+import { runCall } from '../../pipeline';
+import { startMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/partition';
 import { buildInput } from './rest';
 import { readNodeJson } from '../web/body';
-import { errorParts, jsonParts, requestIdFrom, type Parts } from '../web/respond';
+import { errorParts, jsonParts, type Parts } from '../web/respond';
+import { callInfoFrom, headerValue } from './call-info';
+import type { RouteTable } from './route-table';
 
 /**
  * Request targets the adapter would use as they are (its reValidRequestUrl, less `#`;
@@ -27,64 +28,29 @@ const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 /** Host headers the adapter takes as they are (its reValidHost). */
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 
-/** A header from node's IncomingHttpHeaders, joined like Headers.get joins repeats. */
-export const headerValue = (raw: IncomingHttpHeaders, name: string): string | null => {
-  const v = raw[name];
-  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-};
-
-interface Route {
-  regex: RegExp;
-  op: Operation;
-  wantsBody: boolean;
-}
-
-/** itty-router's own route table (same patterns, same first-match order), grouped by method. */
-function routeTable(ops: Operation[]): Map<string, Route[]> {
-  const itty = Router<never, []>();
-  for (const op of ops) (itty as unknown as Record<string, (p: string, h: unknown) => void>)[op.method.toLowerCase()](op.path, op);
-  const out = new Map<string, Route[]>();
-  for (const [method, regex, handlers] of itty.routes as unknown as [string, RegExp, Operation[]][]) {
-    const op = handlers[0];
-    let list = out.get(method);
-    if (!list) out.set(method, (list = []));
-    list.push({ regex, op, wantsBody: partitionOf(op).hasBody });
-  }
-  return out;
-}
-
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** Returns a handler that answers a /v3 operation and returns true, or returns false to let the fetch path answer. */
-export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
-  const routes = routeTable(emu.ops);
+export function createNodeRest(emu: Emulator, region: Region, table: RouteTable): NodeHandler {
+  const wants = new Map<Operation, boolean>();
+  const wantsBody = (op: Operation) => {
+    let w = wants.get(op);
+    if (w === undefined) wants.set(op, (w = partitionOf(op).hasBody));
+    return w;
+  };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, route: Route, params: Record<string, string>, target: string, q: number, path: string): Promise<void> {
-    const at = emu.clock.now();
-    const started = performance.now();
+  async function serve(req: IncomingMessage, res: ServerResponse, op: Operation, params: Record<string, string>, target: string, q: number, path: string): Promise<void> {
+    const mark = startMark(emu);
     const h = req.headers;
-    const requestId = requestIdFrom(headerValue(h, 'x-request-id'));
-    const mark: JournalMark = { requestId };
     // The URL parser drops an empty query's `?` from url.search: so does this.
-    const pathAndQuery = q === target.length - 1 ? path : target;
-    const info: CallInfo = {
-      requestId,
-      apiKey: headerValue(h, 'x-api-key'),
-      region,
-      sourceIp: req.socket.remoteAddress ?? 'unknown',
-      timezoneHeader: headerValue(h, 'x-svc-timezone'),
-      idempotencyKey: headerValue(h, 'idempotency-key'),
-      transport: 'rest',
-      pathAndQuery,
-      journal: mark,
-    };
-    const { op, wantsBody } = route;
+    const info = callInfoFrom((name) => headerValue(h, name), region, req.socket.remoteAddress ?? 'unknown', q === target.length - 1 ? path : target, mark);
+    const requestId = info.requestId;
     let parts: Parts;
     try {
       const answer = await runCall(emu, {
         op,
         info,
-        readInput: wantsBody
+        readInput: wantsBody(op)
           ? async (maxBytes) => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, await readNodeJson(req, maxBytes))
           : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
       });
@@ -93,16 +59,7 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
       parts = errorParts(e, requestId, {}, emu.log);
     }
     write(res, parts);
-    emu.journal.record({
-      at,
-      method: req.method!,
-      path,
-      status: parts.status,
-      keyName: mark.keyName,
-      requestId,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      region,
-    });
+    emu.journal.finish(mark, req.method!, path, parts.status, region);
   }
 
   return (req, res) => {
@@ -112,19 +69,13 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
     if (!PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return false;
     const host = req.headers.host;
     if (host && !PLAIN_HOST.test(host)) return false;
-    const list = routes.get(req.method ?? '');
-    if (!list) return false;
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
-    if (path === '/v3/openapi.json') return false;
-    for (const route of list) {
-      const m = route.regex.exec(path);
-      if (m) {
-        void serve(req, res, route, (m.groups as Record<string, string> | undefined) ?? {}, target, q, path);
-        return true;
-      }
-    }
-    return false;
+    // The first route of the one table decides, as on the fetch path; only an operation's is served here.
+    const m = table.match(req.method ?? '', path);
+    if (!m?.route.op) return false;
+    void serve(req, res, m.route.op, m.params, target, q, path);
+    return true;
   };
 }
 

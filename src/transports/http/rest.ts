@@ -1,18 +1,12 @@
-// v3 REST routes generated from the operation table.
-import { Router, type IRequest } from 'itty-router';
+// v3 REST: a request's input read by the operation's partition, and the answer written.
 import { validationError } from '../../errors';
-import type { Emulator } from '../../emulator';
-import { runCall, type Answer, type CallInfo } from '../../pipeline';
+import { runCall, type Answer } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
 import { readJson } from '../web/body';
 import { coerceString } from './coerce';
 import { errorResponse, json } from '../web/respond';
-
-export interface HttpCall {
-  info: CallInfo;
-  emu: Emulator;
-}
+import type { RouteHandler } from './route-table';
 
 /** `query`: the request's query parameters (only read when the operation declares some). */
 export function buildInput(op: Operation, query: () => URLSearchParams, params: Record<string, string>, body: unknown): Record<string, unknown> {
@@ -51,50 +45,15 @@ export function restAnswer(answer: Answer, requestId: string, log: (l: string) =
   return errorResponse(answer.error, requestId, answer.headers, log);
 }
 
-export function restHandler(op: Operation) {
+/** A v3 operation's route handler on the fetch path (the node fast path runs the same call in native.ts). */
+export function restHandler(op: Operation): RouteHandler {
   const wantsBody = partitionOf(op).hasBody;
-  return async (req: IRequest, call: HttpCall): Promise<Response> => {
-    const { emu, info } = call;
+  return async (req, { emu, info, params }) => {
     const answer = await runCall(emu, {
       op,
       info,
-      readInput: async (maxBytes) => buildInput(op, () => new URL(req.url).searchParams, req.params, wantsBody ? await readJson(req as unknown as Request, maxBytes) : undefined),
+      readInput: async (maxBytes) => buildInput(op, () => new URL(req.url).searchParams, params, wantsBody ? await readJson(req, maxBytes) : undefined),
     });
     return restAnswer(answer, info.requestId, emu.log);
   };
-}
-
-export function buildRestRouter(ops: Operation[]) {
-  const router = Router<IRequest, [HttpCall]>();
-  for (const op of ops) {
-    const handler = restHandler(op);
-    const add = (path: string) => {
-      switch (op.method) {
-        case 'GET': router.get(path, handler); break;
-        case 'POST': router.post(path, handler); break;
-        case 'PUT': router.put(path, handler); break;
-        case 'PATCH': router.patch(path, handler); break;
-        case 'DELETE': router.delete(path, handler); break;
-      }
-    };
-    add(op.path);
-  }
-  return router;
-}
-
-/** For 404 vs 405: which methods does any route allow on this path? */
-export function allowedMethods(ops: Operation[], pathname: string): string[] {
-  const out = new Set<string>();
-  for (const op of ops) if (routeRegex(op.path).test(pathname)) out.add(op.method);
-  return [...out];
-}
-
-const regexes = new Map<string, RegExp>();
-function routeRegex(path: string): RegExp {
-  let r = regexes.get(path);
-  if (!r) {
-    r = new RegExp('^' + path.replace(/\/+$/, '').replace(/:(\w+)/g, '[^/]+') + '/*$');
-    regexes.set(path, r);
-  }
-  return r;
 }

@@ -10,7 +10,7 @@ import type { RequestError as HonoRequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
-import { createFetch, type AppExtensions } from './app';
+import { buildRouteTable, createFetch, emptyExtensions, type AppExtensions } from './app';
 import { createNodeRest } from './native';
 import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
 
@@ -68,8 +68,10 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
-    const fetch = createFetch(emu, region, opts.extensions);
-    const native = createNodeRest(emu, region);
+    const ext = opts.extensions ?? emptyExtensions();
+    const table = buildRouteTable(emu, ext);
+    const fetch = createFetch(emu, region, ext, table);
+    const native = createNodeRest(emu, region, table);
     // The adapter (and undici's Request and Response behind it) is loaded by the first request
     // the fetch path answers, not at start-up: a v3 call never needs it (measured: ~9% of start-up CPU).
     let listener: NodeListener | undefined;

@@ -1,0 +1,81 @@
+// A control route declared as data, like an operation: method, path, what it takes and
+// what it answers, and the handler. One declaration serves the route table (matching,
+// 405), the control API's OpenAPI document (/_emulator/openapi.json) and, when the
+// contract self-check is on, the check of every JSON answer against its schema.
+import { z } from 'zod';
+import { ApiError, validationError } from '../errors';
+import type { Emulator } from '../emulator';
+import { zodToApiError } from '../pipeline';
+import { readJson } from '../transports/web/body';
+import { json } from '../transports/web/respond';
+import type { RouteSpec } from '../transports/http/route-table';
+
+export interface ControlInput<B> {
+  /** The JSON body, validated by `body` (undefined when the route takes none). */
+  body: B;
+  url: URL;
+  req: Request;
+}
+
+export interface ControlRoute<B = unknown> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  summary: string;
+  description?: string;
+  /** A JSON object body; unknown properties are refused. Read whatever the Content-Type says (curl -d). */
+  body?: z.ZodType<B>;
+  /** Query parameters, for the document; the handler reads them from `url`. */
+  query?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** The JSON answer (status 200); absent with `noContent` or `binary`. */
+  output?: z.ZodType;
+  /** 204, no body. */
+  noContent?: boolean;
+  /** A non-JSON answer or request body, for the document (the handler writes or reads it itself). */
+  binary?: { answer?: string; request?: string };
+  /** Refusal statuses with their codes, for the document. */
+  refusals?: Record<number, string[]>;
+  handler(emu: Emulator, input: ControlInput<B>): unknown | Response | Promise<unknown | Response>;
+}
+
+export const defineControlRoute = <B>(r: ControlRoute<B>): ControlRoute<B> => r;
+
+async function readBody<B>(req: Request, emu: Emulator, schema: z.ZodType<B>): Promise<B> {
+  const raw = await readJson(req, emu.maxBodyBytes, true);
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw validationError('Invalid request body: it must be a JSON object.');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue.code === 'unrecognized_keys') {
+      throw validationError(`Unknown property ${issue.keys.join(', ')}.`, issue.keys[0]);
+    }
+    throw zodToApiError(parsed.error);
+  }
+  return parsed.data;
+}
+
+/** The route table's entry for a declared control route. */
+export function controlRouteSpec(r: ControlRoute): RouteSpec {
+  return {
+    method: r.method,
+    path: r.path,
+    family: 'control',
+    handler: async (req, { emu, info }) => {
+      const url = new URL(req.url);
+      const body = r.body ? await readBody(req, emu, r.body) : undefined;
+      const out = await r.handler(emu, { body, url, req });
+      let res: Response;
+      if (out instanceof Response) res = out;
+      else {
+        // The contract self-check (test servers): a JSON answer its schema does not describe is a bug.
+        if (emu.contract && r.output && !r.output.safeParse(out).success) {
+          throw new ApiError(500, 'CONTRACT_VIOLATION', `${r.method} ${r.path} answered a body its declared output does not describe.`);
+        }
+        res = json(200, out, {});
+      }
+      res.headers.set('X-Request-Id', info.requestId);
+      return res;
+    },
+  };
+}
