@@ -92,7 +92,7 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
     } catch (e) {
       parts = errorParts(e, requestId, {}, emu.log);
     }
-    write(res, parts);
+    writeParts(res, parts);
     emu.journal.record({
       at,
       method: req.method!,
@@ -128,7 +128,7 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
   };
 }
 
-function write(res: ServerResponse, p: Parts): void {
+export function writeParts(res: ServerResponse, p: Parts): void {
   if (p.body === null) {
     res.writeHead(p.status, p.headers);
     res.end();
