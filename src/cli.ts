@@ -53,6 +53,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
     .addOption(new Option('--allow-origin <origin>', 'also answer web pages on this origin (repeatable; env WFE_ALLOW_ORIGIN, comma-separated); docs/security.md').argParser(collect(originValue)))
     .addOption(new Option('--allow-host <name>', 'also answer requests whose Host names this (repeatable; env WFE_ALLOW_HOST); docs/security.md').argParser(collect(hostValue)))
+    .addOption(new Option('--max-import-bytes <n>', 'largest database file POST /_emulator/import takes (bytes)').env('WFE_MAX_IMPORT_BYTES').argParser(positiveInt('--max-import-bytes')).default(256 * 1024 * 1024))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       const { start } = await import('./start');
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
         noAdmin: o.admin === false,
         allowOrigins: fromEnv(o.allowOrigin, 'WFE_ALLOW_ORIGIN').map(originValue),
         allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
+        maxImportBytes: o.maxImportBytes,
       });
       if (!o.quiet) await printBanner(s.urls, o);
       if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {

@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (--allow-host). */
   allowHosts?: string[];
   maxBodyBytes?: number;
+  /** The largest body POST /_emulator/import takes (--max-import-bytes; default 256 MB). */
+  maxImportBytes?: number;
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
