@@ -61,7 +61,13 @@ export interface EmulatorOptions {
   baseUrls?: Partial<Record<Region, string>>;
   adminToken?: string;
   noAdmin?: boolean;
+  /** Web page origins allowed besides the emulator's own (--allow-origin; docs/security.md). */
+  allowOrigins?: string[];
+  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (--allow-host). */
+  allowHosts?: string[];
   maxBodyBytes?: number;
+  /** The largest body POST /_emulator/import takes (--max-import-bytes; default 256 MB). */
+  maxImportBytes?: number;
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;

@@ -9,8 +9,11 @@ import { JSON_TYPE } from '../transports/web/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
-import { exportDatabase, importDatabase } from '../platform/database';
-import { readBodyBytes } from '../transports/web/body';
+import { exportDatabase, importDatabaseFile, isSqliteHeader, notSqlite } from '../platform/database';
+import { streamBodyToFile } from '../transports/web/body';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
 import { controlRouteSpec, defineControlRoute, type ControlRoute } from './define';
@@ -55,8 +58,8 @@ export function parseInstant(s: string, field: string): number {
   return ms;
 }
 
-const readBytes = (req: Request, limit: number) => readBodyBytes(req, limit, 'The database file');
-const IMPORT_LIMIT = 2 * 1024 * 1024 * 1024 - 1;
+/** --max-import-bytes's default: 256 MB (README "Command line"). */
+export const DEFAULT_MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 export function clockState(emu: Emulator) {
   const now = emu.clock.now();
@@ -228,10 +231,20 @@ export const controlRoutes: ControlRoute[] = [
     output: z.object({ status: z.literal('imported'), tables: z.number().int(), rows: z.number().int() }),
     refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
     handler: async (emu, { req }) => {
-      const bytes = await readBytes(req, IMPORT_LIMIT);
-      const out = importDatabase(emu.db, bytes);
-      emu.limiter.clear();
-      return { status: 'imported', ...out };
+      // Streamed to a temporary file (never held in memory); the header is checked in the
+      // first bytes, so junk is refused at once (docs/security.md "Big or hostile bodies").
+      const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
+      try {
+        const file = join(dir, 'import.sqlite');
+        await streamBodyToFile(req, file, emu.options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES, 'The database file', 16, (head) => {
+          if (!isSqliteHeader(head) || head.length < 16) throw notSqlite();
+        });
+        const out = importDatabaseFile(emu.db, file);
+        emu.limiter.clear();
+        return { status: 'imported', ...out };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   }),
 ];

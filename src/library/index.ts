@@ -7,7 +7,8 @@ import { createFetch } from '../transports/http/app';
 import { listen, type Running } from '../transports/http/server';
 import { resetToFixture } from '../platform/database';
 import { fixtureKeys } from '../fixtures/keys';
-import { isDropped } from '../transports/web/respond';
+import { isDropped, requestIdFrom } from '../transports/web/respond';
+import { addPort, checkEdge, edgePolicy, refusalParts } from '../transports/http/origin';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';
@@ -36,6 +37,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     clock,
     webhooks: options.webhooks,
     adminToken: options.adminToken,
+    allowOrigins: options.allowOrigins,
+    allowHosts: options.allowHosts,
     baseUrls: listening ? undefined : { ...INTERNAL },
     log: options.log ?? (() => {}),
   });
@@ -49,6 +52,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     }
   }
   const urls = { ...emu.baseUrls };
+  // The in-process fetch passes the same Host and Origin check as the sockets; its internal
+  // base URL (and the listening addresses) count as the emulator's own (docs/security.md).
+  const policy = edgePolicy({ bound: options.host, allowHosts: options.allowHosts, allowOrigins: options.allowOrigins, internalHosts: Object.values(INTERNAL).map((u) => new URL(u).hostname) });
+  addPort(policy, '');
+  for (const u of Object.values(urls)) addPort(policy, new URL(u).port);
   // Built on first use: most suites talk over the sockets, and start-up time counts (bench).
   let handlers: Record<Region, ReturnType<typeof createFetch>> | undefined;
   let keys: ReturnType<typeof fixtureKeys> | undefined;
@@ -68,6 +76,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     fetch: async (input, init) => {
       if (closed) throw new Error('This emulator is closed.');
       const { req, region } = inProcessRequest(input, init, urls);
+      const refused = checkEdge({ host: req.headers.get('host'), origin: req.headers.get('origin') }, policy);
+      if (refused) {
+        const p = refusalParts(refused, new URL(req.url).pathname, requestIdFrom(req.headers.get('x-request-id')));
+        return new Response(p.body as string, { status: p.status, headers: p.headers });
+      }
       handlers ??= { US: createFetch(emu, 'US', ext), EU: createFetch(emu, 'EU', ext) };
       const res = await handlers[region](req, '127.0.0.1');
       // What a client sees when the server closes the connection without answering (undici).

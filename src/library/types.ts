@@ -31,6 +31,10 @@ export interface StartEmulatorOptions {
   ports?: { US?: number; EU?: number };
   /** Require Authorization: Bearer <token> on /_emulator routes. */
   adminToken?: string;
+  /** Web page origins allowed besides the emulator's own, e.g. a dev server's `http://localhost:5173` (docs/security.md). */
+  allowOrigins?: string[];
+  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (docs/security.md). */
+  allowHosts?: string[];
   /** Where internal errors are logged (default: nowhere). */
   log?: (line: string) => void;
 }

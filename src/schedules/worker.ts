@@ -9,13 +9,13 @@ import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, stillDue } from '../domain/schedules/due';
 import { startRun } from '../domain/schedules/plan';
+import { isBusy } from '../errors';
 
 /** Real milliseconds between looks at the clock. */
 export const POLL_MS = 50;
 /** Runs started per tick at most: a clock moved by a century must not stall the server. */
 const PER_TICK = 500;
 
-const isBusy = (e: unknown) => typeof e === 'object' && e !== null && /^SQLITE_BUSY/.test(String((e as { code?: unknown }).code));
 
 export class ScheduleWorker {
   private timer?: NodeJS.Timeout;

@@ -58,7 +58,7 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
     } catch (e) {
       parts = errorParts(e, requestId, {}, emu.log);
     }
-    write(res, parts);
+    writeParts(res, parts);
     emu.journal.finish(mark, req.method!, path, parts.status, region);
   }
 
@@ -79,7 +79,7 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
   };
 }
 
-function write(res: ServerResponse, p: Parts): void {
+export function writeParts(res: ServerResponse, p: Parts): void {
   if (p.body === null) {
     res.writeHead(p.status, p.headers);
     res.end();

@@ -13,6 +13,9 @@ import { ApiError, errorBody, validationError } from '../../errors';
 import { buildRouteTable, createFetch, emptyExtensions, type AppExtensions } from './app';
 import { createNodeRest } from './native';
 import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
+import { addPort, checkEdge, edgePolicy, pathOfTarget, refusalParts } from './origin';
+import { writeParts } from './native';
+import { headerValue } from './call-info';
 
 export interface ListenOptions {
   host?: string;
@@ -67,6 +70,8 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
+  // Host and Origin are checked here, before any route (docs/security.md); the ports join once bound.
+  const policy = edgePolicy({ bound: host, allowHosts: emu.options.allowHosts, allowOrigins: emu.options.allowOrigins });
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const ext = opts.extensions ?? emptyExtensions();
     const table = buildRouteTable(emu, ext);
@@ -109,6 +114,11 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const server = createServer(
       { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
       (req: IncomingMessage, res: ServerResponse) => {
+        const refused = checkEdge({ host: headerValue(req.headers, 'host'), origin: headerValue(req.headers, 'origin') }, policy);
+        if (refused) {
+          req.resume(); // the body is not read: drained so keep-alive goes on
+          return writeParts(res, refusalParts(refused, pathOfTarget(req.url ?? ''), requestIdFrom(headerValue(req.headers, 'x-request-id'))));
+        }
         if (native(req, res)) return;
         const run = (l: NodeListener) => {
           current = req;
@@ -132,6 +142,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
       server.listen(port, host, () => resolve());
     });
     servers[region] = server;
+    addPort(policy, (server.address() as AddressInfo).port);
     urls[region] = `http://${hostForUrl(host)}:${(server.address() as AddressInfo).port}`;
   }
   emu.baseUrls.US = urls.US;
