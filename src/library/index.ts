@@ -3,12 +3,12 @@
 // fault rules, the journal and webhook deliveries, without HTTP plumbing of its own.
 import { Clock } from '../clock';
 import { createEmulator } from '../start';
-import { createFetch } from '../transports/http/app';
+import { createFetch, guardOf } from '../transports/http/app';
 import { listen, type Running } from '../transports/http/server';
 import { resetToFixture } from '../platform/database';
 import { fixtureKeys } from '../fixtures/keys';
 import { isDropped, requestIdFrom } from '../transports/web/respond';
-import { addPort, checkEdge, edgePolicy, refusalParts } from '../transports/http/origin';
+import { addPort, edgePolicy, refusalParts } from '../transports/http/origin';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';
@@ -56,6 +56,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   // base URL (and the listening addresses) count as the emulator's own (docs/security.md).
   const policy = edgePolicy({ bound: options.host, allowHosts: options.allowHosts, allowOrigins: options.allowOrigins, internalHosts: Object.values(INTERNAL).map((u) => new URL(u).hostname) });
   addPort(policy, '');
+  const guard = guardOf(ext.chain);
   for (const u of Object.values(urls)) addPort(policy, new URL(u).port);
   // Built on first use: most suites talk over the sockets, and start-up time counts (bench).
   let handlers: Record<Region, ReturnType<typeof createFetch>> | undefined;
@@ -76,7 +77,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     fetch: async (input, init) => {
       if (closed) throw new Error('This emulator is closed.');
       const { req, region } = inProcessRequest(input, init, urls);
-      const refused = checkEdge({ host: req.headers.get('host'), origin: req.headers.get('origin') }, policy);
+      const refused = guard({ host: req.headers.get('host'), origin: req.headers.get('origin') }, policy);
       if (refused) {
         const p = refusalParts(refused, new URL(req.url).pathname, requestIdFrom(req.headers.get('x-request-id')));
         return new Response(p.body as string, { status: p.status, headers: p.headers });

@@ -9,17 +9,40 @@ import { restHandler } from './rest';
 import { errorResponse, json, JSON_TYPE } from '../web/respond';
 import { callInfoFrom, headerValue } from './call-info';
 import { RouteTable, type RouteFamily, type RouteSpec } from './route-table';
+import type { EdgeFacts, EdgePolicy } from './origin';
 import { openApiDocument } from '../../openapi';
 import { withJournal, type JournalMark } from '../../platform/journal';
 
 export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
 /**
- * A handler of the request chain: what crosses every request (faults, the admin gate),
- * run in order before routing, registered in one place (src/edge.ts). An answer stops
- * the request there; undefined carries on; a thrown ApiError refuses it.
+ * A handler of the request chain: what crosses every request (the Host and Origin check,
+ * faults, the admin gate), run in order before routing, registered in one place
+ * (src/edge.ts). No transport imports one.
  */
-export type ChainHandler = (req: Request, call: { emu: Emulator; info: CallInfo; path: string }) => Promise<Response | undefined> | Response | undefined;
+export interface ChainHandler {
+  name: string;
+  /**
+   * A check from the headers alone, run first by every entry (the socket, before the node
+   * fast path; the library's in-process fetch) against that entry's addresses. A refusal
+   * is answered in the shape of the path's family (origin.ts refusalParts).
+   */
+  guard?: (facts: EdgeFacts, policy: EdgePolicy) => ApiError | null;
+  /** Runs on the fetch path before routing: an answer stops the request there; undefined carries on; a thrown ApiError refuses it. */
+  handle?: (req: Request, call: { emu: Emulator; info: CallInfo; path: string }) => Promise<Response | undefined> | Response | undefined;
+}
+
+/** The chain's guards as one check: the first refusal, or null. */
+export function guardOf(chain: ChainHandler[]): (facts: EdgeFacts, policy: EdgePolicy) => ApiError | null {
+  const guards = chain.flatMap((h) => (h.guard ? [h.guard] : []));
+  return (facts, policy) => {
+    for (const g of guards) {
+      const refused = g(facts, policy);
+      if (refused) return refused;
+    }
+    return null;
+  };
+}
 
 /** Prefix handlers other areas register (control routes, legacy API). */
 export interface AppExtensions {
@@ -95,7 +118,7 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
     const path = url.pathname;
     try {
       for (const handler of ext.chain) {
-        const answer = await handler(req, { emu, info, path });
+        const answer = handler.handle && (await handler.handle(req, { emu, info, path }));
         if (answer) return answer;
       }
       for (const { route, params } of table.matches(req.method, path)) {

@@ -10,10 +10,10 @@ import type { RequestError as HonoRequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
-import { buildRouteTable, createFetch, emptyExtensions, type AppExtensions } from './app';
+import { buildRouteTable, createFetch, emptyExtensions, guardOf, type AppExtensions } from './app';
 import { createNodeRest } from './native';
 import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
-import { addPort, checkEdge, edgePolicy, pathOfTarget, refusalParts } from './origin';
+import { addPort, edgePolicy, pathOfTarget, refusalParts } from './origin';
 import { writeParts } from './native';
 import { headerValue } from './call-info';
 
@@ -70,10 +70,12 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
-  // Host and Origin are checked here, before any route (docs/security.md); the ports join once bound.
+  // The chain's guards (src/edge.ts: Host and Origin, docs/security.md) run here, before any route and the fast path;
+  // this listener's addresses are the policy they check against (the ports join once bound).
   const policy = edgePolicy({ bound: host, allowHosts: emu.options.allowHosts, allowOrigins: emu.options.allowOrigins });
+  const ext = opts.extensions ?? emptyExtensions();
+  const guard = guardOf(ext.chain);
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
-    const ext = opts.extensions ?? emptyExtensions();
     const table = buildRouteTable(emu, ext);
     const fetch = createFetch(emu, region, ext, table);
     const native = createNodeRest(emu, region, table);
@@ -114,7 +116,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const server = createServer(
       { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
       (req: IncomingMessage, res: ServerResponse) => {
-        const refused = checkEdge({ host: headerValue(req.headers, 'host'), origin: headerValue(req.headers, 'origin') }, policy);
+        const refused = guard({ host: headerValue(req.headers, 'host'), origin: headerValue(req.headers, 'origin') }, policy);
         if (refused) {
           req.resume(); // the body is not read: drained so keep-alive goes on
           return writeParts(res, refusalParts(refused, pathOfTarget(req.url ?? ''), requestIdFrom(headerValue(req.headers, 'x-request-id'))));
