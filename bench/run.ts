@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { buildBigDatabase } from './big-db';
 import { dataSetBench } from './data-sets';
+import { upgradeBench } from './upgrades';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -516,6 +517,8 @@ async function main(): Promise<void> {
   rows.push(await libraryStartup(20));
   rows.push(await bigDatabaseMemory(Number(process.env.BENCH_CHECKLISTS ?? 100_000)));
   rows.push(...(await myWorkOnGeneratedWorkspace(Number(process.env.BENCH_GRID_CHECKLISTS ?? 100_000))));
+  // The longest wait behind the upgrade worker (alone: node --import tsx bench/upgrades.ts).
+  rows.push(...(await upgradeBench(Number(process.env.BENCH_UPGRADE_CHECKLISTS ?? 1000))));
 
   const result = {
     when: new Date().toISOString(),
