@@ -1,7 +1,7 @@
 // wfe: the command line (../shared/EMULATOR.md "Command line").
 // Only commander is loaded up front: each command loads what it runs (the emulator,
 // the MCP SDK, the fixture loader) when it runs, so `wfe --version` and `--help` cost
-// little more than node itself (measured in `npm run bench`; docs/architecture.md).
+// little more than node itself (measured in `npm run bench`; docs/performance.md).
 import { Command, Option, InvalidArgumentError } from 'commander';
 import { fixtureNames } from './fixtures/source';
 import { addFixtureCommands } from './fixtures/commands';

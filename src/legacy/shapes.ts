@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { iso } from '../clock';
 import { checklistUrl } from '../domain/urls';
 import { checklistTemplateRef, type ChecklistRow } from '../domain/checklist-lookup';
-import { fullName, type MemberRow } from '../rows/people';
+import { memberById, fullName } from '../rows/people';
 import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
@@ -34,7 +34,7 @@ export function legacyChecklist(ctx: Ctx, row: ChecklistRow) {
   };
 }
 
-const member = (ctx: Ctx, id: number | null) => (id === null ? undefined : ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id));
+const member = (ctx: Ctx, id: number | null) => (id === null ? undefined : memberById(ctx.db, id));
 
 /** A person as legacy ids them: the member id, 0 for the workspace's anonymous member (as modifiedByUserID takes it). */
 export function userIdAndName(ctx: Ctx, id: number | null): { id: number | null; name: string | null } {

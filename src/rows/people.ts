@@ -72,3 +72,8 @@ export function findByName(db: Db, workspaceId: number, name: string): AssigneeR
   const groups = db.prepare<[number, string], { id: number }>('SELECT id FROM groups WHERE workspace_id = ? AND lower(name) = lower(?)').all(workspaceId, name.trim());
   return [...groups.map((g) => ({ type: 'Group' as const, id: g.id })), ...members.map((m) => ({ type: 'TeamMember' as const, id: m.id }))];
 }
+
+/** A member by row id (any workspace: callers hold ids already scoped to theirs). */
+export function memberById(db: Db, id: number): MemberRow | undefined {
+  return db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id);
+}

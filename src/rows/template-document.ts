@@ -2,6 +2,8 @@
 // stored version document: every task, field, option, item, column, condition and
 // notification carries its `id` (task id = task key, field id = field key). The one
 // zod schema is schema.ts; validate.ts checks documents against it and their meaning.
+import type { Db } from '../store/open';
+import { Versioned } from '../store/versioned';
 export interface DocNaming {
   name?: string;
   type?: string;
@@ -67,4 +69,16 @@ export interface DataSetLink {
   displayFieldKey?: string;
   /** Table fields: which record field fills which column. */
   columns?: { field?: string; column?: string }[];
+}
+
+const versions = new WeakMap<Db, Versioned<string, TemplateDocument | undefined>>();
+
+/** A template version's document, parsed, remembered until the database may have changed (store/versioned.ts). */
+export function versionDocument(db: Db, templateId: number, version: number): TemplateDocument | undefined {
+  let m = versions.get(db);
+  if (!m) versions.set(db, (m = new Versioned(db)));
+  return m.get(`${templateId}/${version}`, () => {
+    const row = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
+    return row ? parseStoredDocument(row.document) : undefined;
+  });
 }

@@ -6,7 +6,7 @@
 // processes sharing one database file.
 import type { Emulator } from '../emulator';
 import type { Ctx } from '../context';
-import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
+import { memberById, type KeyRow, type WorkspaceRow } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, stillDue } from '../domain/schedules/due';
 import { startRun } from '../domain/schedules/plan';
@@ -37,7 +37,7 @@ export class ScheduleWorker {
   private ctxFor(workspaceId: number): Ctx {
     const db = this.emu.db;
     const workspace = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(workspaceId)!;
-    const member = db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(workspace.anonymous_member_id ?? -1)!;
+    const member = memberById(db, workspace.anonymous_member_id ?? -1)!;
     const key: KeyRow = { id: 0, workspace_id: workspaceId, name: 'scheduler', key_hash: '', member_id: null, expires_on: null, revoked_at: null, created_at: 0 };
     const base = this.emu.baseUrls[workspace.region];
     return {

@@ -4,7 +4,7 @@
 // empty on purpose: an upgrade fires no webhook event (6.3).
 import type { Ctx, Actor } from '../context';
 import type { Emulator } from '../emulator';
-import type { MemberRow, WorkspaceRow } from '../rows/people';
+import { memberById, type WorkspaceRow } from '../rows/people';
 import type { ChecklistRow } from '../domain/checklist-lookup';
 
 export interface JobRow {
@@ -26,7 +26,7 @@ export function workerCtx(emu: Emulator, c: ChecklistRow, job: JobRow): Ctx {
   const db = emu.db;
   const ws = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(c.workspace_id)!;
   const publisher = db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, job.target_version)?.created_by;
-  const member = (id: number | null | undefined) => (id == null ? undefined : db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id));
+  const member = (id: number | null | undefined) => (id == null ? undefined : memberById(db, id));
   const m = member(publisher) ?? member(ws.anonymous_member_id) ?? member(job.requested_by)!;
   const actor: Actor = {
     kind: 'member',

@@ -2,7 +2,7 @@
 import type { Ctx } from '../../context';
 import { conflict, forbidden, validationError } from '../../errors';
 import { assertCanRunTemplate } from '../access/checklists';
-import { parseStoredDocument, type TemplateDocument } from '../../rows/template-document';
+import { versionDocument } from '../../rows/template-document';
 import { validateAnswer } from '../tasks/field-values';
 import { templateIdOf } from './list';
 import { findChecklist } from '../checklist-lookup';
@@ -46,9 +46,8 @@ export function createChecklist(ctx: Ctx, input: CreateChecklistInput) {
   if (t.is_archived) throw conflict('The template is archived: checklists cannot be started from an archived template. An Administrator can unarchive it.');
 
   const version = input.version ?? t.latest_version;
-  const v = ctx.db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
-  if (!v) throw validationError(`version ${version} does not exist: the template's versions run from 1 to ${t.latest_version}.`, 'version');
-  const doc: TemplateDocument = parseStoredDocument(v.document);
+  const doc = versionDocument(ctx.db, templateId, version);
+  if (!doc) throw validationError(`version ${version} does not exist: the template's versions run from 1 to ${t.latest_version}.`, 'version');
 
   const { values, unknown } = resolveParameters(doc, input.parameters ?? {});
   if (unknown.length) {

@@ -9,7 +9,7 @@ import { recordActivity } from '../activity';
 import { assertCanRead, readableChecklists } from '../access/checklists';
 import { checklistById, checklistReference, findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { startChecklist } from './start';
-import { parseStoredDocument } from '../../rows/template-document';
+import { versionDocument } from '../../rows/template-document';
 import type { Db } from '../../store/open';
 
 /** Children start children; a ring of templates linking to each other stops here. */
@@ -36,7 +36,7 @@ export function linkedTemplate(db: Db, workspaceId: number, name: unknown): Link
 }
 
 const docOf = (db: Db, templateId: number, version: number) =>
-  parseStoredDocument(db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version)!.document);
+  versionDocument(db, templateId, version)!;
 
 /**
  * Starts the child checklist of every Linked Checklist field of a checklist that has just

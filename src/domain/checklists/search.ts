@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
-import { parseStoredDocument, type DocField } from '../../rows/template-document';
+import { parseStoredDocument, versionDocument, type DocField } from '../../rows/template-document';
 import { fullName } from '../../rows/people';
 import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, type ChecklistFilters, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import { checklistView } from './view';
@@ -32,8 +32,7 @@ function versionFields(ctx: Ctx, templateId: number, version: number, cache: Map
   const k = `${templateId}:${version}`;
   let fields = cache.get(k);
   if (!fields) {
-    const row = ctx.db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
-    fields = row ? parseStoredDocument(row.document).tasks.flatMap((t) => t.fields ?? []) : [];
+    fields = versionDocument(ctx.db, templateId, version)?.tasks.flatMap((t) => t.fields ?? []) ?? [];
     cache.set(k, fields);
   }
   return fields;

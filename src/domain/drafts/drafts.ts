@@ -6,7 +6,7 @@ import { ApiError, conflict, forbidden, notFound, validationError } from '../../
 import { iso } from '../../clock';
 import { newGuid } from '../../ids';
 import { userRef } from '../users';
-import { displayName, type MemberRow } from '../../rows/people';
+import { memberById, displayName } from '../../rows/people';
 import { assertCanCreateTemplate, assertCanEditTemplate } from '../access/templates';
 import { parseStoredDocument } from '../../rows/template-document';
 import { findVersion, readableTemplate } from '../templates/read';
@@ -85,7 +85,7 @@ export function findDraft(ctx: Ctx, key: string): DraftRow {
   const d = ctx.db.prepare<[number, string], DraftRow>('SELECT * FROM drafts WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(ctx.workspace.id, key);
   if (!d) throw notFound('DRAFT_NOT_FOUND', `No draft with key ${key} exists in this workspace.`);
   if (!isOwnerOrAll(ctx, d)) {
-    const owner = d.created_by !== null ? ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(d.created_by) : undefined;
+    const owner = d.created_by !== null ? memberById(ctx.db, d.created_by) : undefined;
     throw forbidden(`This draft belongs to ${owner ? displayName(owner) : 'another member'}; a member works only on their own drafts. An Administrator can read or delete any draft.`);
   }
   return d;

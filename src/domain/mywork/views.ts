@@ -8,7 +8,7 @@ import type { Ctx } from '../../context';
 import { forbidden, notFound } from '../../errors';
 import { newGuid } from '../../ids';
 import { memberGroupIds } from '../access/checklists';
-import { fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName } from '../../rows/people';
 import { templateUrl } from '../urls';
 import { CORE_VIEWS, OPEN_TASKS_VIEW, coreView, type ViewDefinition } from './core-views';
 import { canonicalStatuses } from './status';
@@ -56,7 +56,7 @@ function assigneeView(ctx: Ctx, a: { type: 'TeamMember' | 'Group'; id: number })
     const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(a.id);
     return { id: a.id, type: a.type, name: g?.name };
   }
-  const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(a.id);
+  const m = memberById(ctx.db, a.id);
   return { id: a.id, type: a.type, name: m ? fullName(m) : undefined };
 }
 
@@ -71,7 +71,7 @@ function templateEntry(ctx: Ctx, key: string) {
 
 function createdBy(ctx: Ctx, memberId: number | null) {
   if (memberId === null) return undefined;
-  const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(memberId);
+  const m = memberById(ctx.db, memberId);
   if (!m) return undefined;
   return { id: m.id, name: fullName(m) ?? m.email ?? '', email: m.is_removed ? undefined : (m.email ?? undefined) };
 }

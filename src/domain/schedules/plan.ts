@@ -7,7 +7,7 @@
 import { startLinkedChecklists } from '../checklists/linked';
 import type { Ctx } from '../../context';
 import type { Db } from '../../store/open';
-import { parseStoredDocument } from '../../rows/template-document';
+import { versionDocument } from '../../rows/template-document';
 import { startChecklist } from '../checklists/start';
 import { workspaceCreatorId } from '../checklists/create';
 import { removeTag } from '../tags/apply';
@@ -56,12 +56,11 @@ export function ensureScheduledChecklist(db: Db, scheduleId: number, now: number
 
 function buildChecklist(db: Db, s: ScheduleRow, startedAt: number, now: number): number {
   const t = templateState(db, s.template_id);
-  const v = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(s.template_id, t.latest_version)!;
   const { id } = startChecklist(db, {
     workspaceId: s.workspace_id,
     templateId: s.template_id,
     version: t.latest_version,
-    doc: parseStoredDocument(v.document),
+    doc: versionDocument(db, s.template_id, t.latest_version)!,
     name: s.name,
     createdBy: creatorOf(s),
     now,

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import type { DocField } from '../../rows/template-document';
-import { fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName, type MemberRow } from '../../rows/people';
 import { isLinked, linkedRecords } from './linked-records';
 import { resolveNaming, type NamingEntry } from './naming';
 import { isGuid } from '../../ids';
@@ -237,7 +237,7 @@ export function answerView(ctx: Ctx, f: DocField, stored: unknown): unknown {
   if (stored === null || stored === undefined) return undefined;
   if (f.type === 'Members' && Array.isArray(stored)) {
     return stored
-      .map((id) => ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id as number))
+      .map((id) => memberById(ctx.db, id as number))
       .filter((m): m is MemberRow => m !== undefined)
       .map((m) => ({ id: m.id, type: 'TeamMember', name: fullName(m) }));
   }

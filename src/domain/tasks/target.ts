@@ -1,11 +1,10 @@
 // Finding the task a route names (spec v3 4.3, 2.1): a checklist task by the pair
 // (checklistKey, taskKey), a standalone task by its own key. Lookups come before any
 // permission check (5.10): another workspace's task is 404, never 403.
-import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import { notFound } from '../../errors';
 import { checklistById, findChecklist, type ChecklistRow } from '../checklist-lookup';
-import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
+import { versionDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
 import type { TaskRow } from './rows';
 
 /** The task a route acts on, with what its rules need. */
@@ -23,17 +22,8 @@ export interface TaskTarget {
 // Parsed once per template version and database state, and shared (callers only read it):
 // parsing the stored document was ~2% of CPU on a task read, and evaluateChecklist's memo
 // recognises the same document by identity.
-const documents = new WeakMap<Ctx['db'], Versioned<string, TemplateDocument>>();
-
 export function checklistDocument(ctx: Pick<Ctx, 'db'>, checklist: Pick<ChecklistRow, 'template_id' | 'template_version'>): TemplateDocument {
-  let m = documents.get(ctx.db);
-  if (!m) documents.set(ctx.db, (m = new Versioned(ctx.db)));
-  return m.get(`${checklist.template_id}/${checklist.template_version}`, () => {
-    const row = ctx.db
-      .prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?')
-      .get(checklist.template_id, checklist.template_version);
-    return row ? parseStoredDocument(row.document) : { name: '', tasks: [] };
-  });
+  return versionDocument(ctx.db, checklist.template_id, checklist.template_version) ?? { name: '', tasks: [] };
 }
 
 export function docTaskOf(doc: TemplateDocument | null, taskKey: string): DocTask | null {

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { compareText } from '../paging';
 import { checklistReference } from '../checklist-lookup';
-import { fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName } from '../../rows/people';
 import { fileUrl } from '../urls';
 import { userRef } from '../users';
 import type { DocField } from '../../rows/template-document';
@@ -61,7 +61,7 @@ export function assigneesOf(ctx: Ctx, taskId: number) {
       const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
       return { id: r.assignee_id, type: 'Group' as const, name: g?.name };
     }
-    const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(r.assignee_id);
+    const m = memberById(ctx.db, r.assignee_id);
     return { id: r.assignee_id, type: 'TeamMember' as const, name: m ? fullName(m) : undefined };
   });
   return out.sort(

@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import type { DocField } from '../../rows/template-document';
 import { isLinked, linkedRecords } from '../tasks/linked-records';
 import { tableColumns, validateAnswer } from '../tasks/field-values';
-import { fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName, type MemberRow } from '../../rows/people';
 
 export interface Carried {
   /** The value to store; undefined: nothing (the field is left empty). */
@@ -27,7 +27,7 @@ export function describeValue(ctx: Pick<Ctx, 'db'>, f: DocField, v: unknown): st
   if (typeof v === 'string') return v;
   if (f.type === 'Members' && Array.isArray(v)) {
     return v
-      .map((id) => ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id as number))
+      .map((id) => memberById(ctx.db, id as number))
       .map((m) => (m ? (fullName(m) ?? m.email ?? `member ${m.id}`) : 'a former member'))
       .join(', ');
   }

@@ -9,7 +9,7 @@ import type { ChecklistRow } from '../checklist-lookup';
 import { resolveDocNaming } from '../people/naming';
 import type { AssigneeRef } from '../../rows/people';
 import { applyTags } from '../tags/apply';
-import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
+import { versionDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
 import { isAnswered, validateAnswer } from '../tasks/field-values';
 import { evaluateChecklist } from '../tasks/evaluate';
 import type { TaskRow } from '../tasks/rows';
@@ -29,9 +29,9 @@ export interface RebuildOutcome {
 const lc = (s: string) => s.toLowerCase();
 
 function versionDoc(ctx: Ctx, templateId: number, version: number): TemplateDocument {
-  const v = ctx.db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
-  if (!v) throw new Error(`version ${version} of the template no longer exists`);
-  return parseStoredDocument(v.document);
+  const doc = versionDocument(ctx.db, templateId, version);
+  if (!doc) throw new Error(`version ${version} of the template no longer exists`);
+  return doc;
 }
 
 interface FieldAt {

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { readableChecklists } from '../../domain/access/checklists';
 import type { ChecklistRow } from '../../domain/checklist-lookup';
 import { compareText } from '../../domain/paging';
-import { fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName } from '../../rows/people';
 import type { TaskRow } from '../../domain/tasks/rows';
 import { defineLegacyRoute } from '../define';
 import { bad, param } from '../params';
@@ -63,7 +63,7 @@ export function analyticsLegacy(ctx: Ctx, q: URLSearchParams) {
     if (id === null) return undefined;
     let row = members.get(id);
     if (!row) {
-      const m = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id);
+      const m = memberById(ctx.db, id);
       if (!m || m.is_anonymous) return undefined;
       row = { memberId: id, fullName: fullName(m) ?? m.email ?? null, tasksCompleted: 0, commentsAdded: 0 };
       members.set(id, row);

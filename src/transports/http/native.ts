@@ -1,7 +1,7 @@
 // The /v3 fast path: a v3 operation answered from node's own IncomingMessage and
 // ServerResponse, without building a WHATWG Request and Response through
 // @hono/node-server (measured: most of the per-request cost of the stack; see
-// docs/architecture.md "Measured performance decisions"). It runs the same
+// docs/performance.md "Measured decisions"). It runs the same
 // pipeline (runCall) and writes the same bytes as the fetch path in app.ts.
 // Anything it is not sure of (an unusual request target or Host, no matching
 // route, HEAD/OPTIONS, /v3/openapi.json, any fault rule set) it declines, and the fetch

@@ -3,9 +3,9 @@
 // the spec's tables; valueless properties are null, never left out.
 import type { Db } from '../../store/open';
 import type { DocField, TemplateDocument } from '../../rows/template-document';
-import { parseStoredDocument } from '../../rows/template-document';
+import { versionDocument } from '../../rows/template-document';
 import { checklistTaskUrl, checklistUrl, myWorkUrl, shareUrl, templateUrl } from '../../domain/urls';
-import { displayName, fullName, type MemberRow } from '../../rows/people';
+import { memberById, displayName, fullName, type MemberRow } from '../../rows/people';
 import { compareText } from '../../domain/paging';
 import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
@@ -30,7 +30,7 @@ export const getTask = (db: Db, id: number) => db.prepare<[number], TaskRow>('SE
 
 function member(db: Db, id: number | null | undefined): MemberRow | undefined {
   if (id === null || id === undefined) return undefined;
-  return db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id);
+  return memberById(db, id);
 }
 
 /** Name and email of a member for `...ByName`/`...ByEmail`; a member who left keeps the name and loses the email. */
@@ -151,8 +151,7 @@ export function fieldValues(db: Db, taskId: number): Map<string, unknown> {
 }
 
 export function documentOf(db: Db, c: ChecklistRow): TemplateDocument | undefined {
-  const r = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, c.template_version);
-  return r ? parseStoredDocument(r.document) : undefined;
+  return versionDocument(db, c.template_id, c.template_version);
 }
 
 export interface TaskContext {
