@@ -4,6 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, callTool, withoutRequestId, DEMO, KEYS, type TestServer } from './helpers/server';
 import { MISSING, T, newChecklist, refused, taskPath } from './helpers/tasks';
+import { upgradeKit } from './helpers/upgrades';
 
 let s: TestServer;
 before(async () => {
@@ -87,4 +88,67 @@ test('5.8 "Snooze | a member key … | 403 API_KEY_ACTS_AS_WORKSPACE": an existi
   const raised = await s.api(KEYS.workspace, 'POST', '/v3/tasks', { name: 'Workspace raised' });
   assert.equal(raised.status, 201, raised.text);
   await refused(s, () => s.api(KEYS.workspace, 'PUT', `/v3/tasks/${raised.body.key}/snooze`, { snoozedUntil: '2099-01-01T00:00:00Z' }), 403, 'API_KEY_ACTS_AS_WORKSPACE');
+});
+
+test('4.1 rule 3 "A body that is not valid JSON gives 400": routes that take no body refuse a broken one and write nothing', async () => {
+  const key = await newChecklist(s, { name: 'Broken bodies' });
+  const bad = '{"broken": ';
+  const t = T.collectDetails;
+  await s.api(KEYS.admin, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] });
+  await s.api(KEYS.admin, 'PUT', taskPath(key, t, '/due-date'), { dueDateTime: '2099-01-01T00:00:00Z' });
+  await s.api(KEYS.admin, 'POST', taskPath(key, t, '/tags'), { tags: ['fidelity'] });
+  for (const [method, suffix] of [
+    ['POST', '/complete'],
+    ['POST', '/not-applicable'],
+    ['DELETE', '/assignees'],
+    ['DELETE', '/due-date'],
+    ['DELETE', '/tags?name=fidelity'],
+  ] as const) {
+    const b = await refused(s, () => s.api(KEYS.admin, method, taskPath(key, t, suffix), bad), 400, 'VALIDATION_ERROR');
+    assert.match(b.error.message, /invalid request body/i, `${method} ${suffix}`);
+  }
+  const task = await s.api(KEYS.admin, 'GET', taskPath(key, t));
+  assert.equal(task.body.status, 'Incomplete');
+  assert.equal(task.body.assignees.length, 1);
+  assert.equal(task.body.dueDateTime, '2099-01-01T00:00:00.000Z');
+  assert.deepEqual(task.body.tags, ['fidelity']);
+  // An empty body is no body: these routes still answer.
+  const empty = await s.api(KEYS.admin, 'DELETE', taskPath(key, t, '/due-date'), '');
+  assert.equal(empty.status, 200, empty.text);
+});
+
+test('2.5 template detail "selectionMode (Members: single or multiple; a single field refuses two people)": a Members field sent without it is multiple everywhere', async () => {
+  const kit = upgradeKit(s);
+  const doc = { name: 'Members default', tasks: [{ ref: 'pick', name: 'Pick people', fields: [{ ref: 'who', type: 'Members', label: 'Who' }] }] };
+  const { key: tpl, doc: exported } = await kit.createTemplate(doc);
+  const detail = await kit.ok(s.api(KEYS.admin, 'GET', `/v3/templates/${tpl}`));
+  const field = detail.tasks[0].fields[0];
+  assert.equal(field.selectionMode, 'multiple', 'the detail reports the default');
+  const two = [DEMO.members.mia, DEMO.members.nora];
+  // Start: two people through parameters.<label>.
+  const c = await kit.start(tpl, 'Two people', { Who: two });
+  const taskKey = detail.tasks[0].key;
+  const ids = (f: { value?: { id: number }[] }) => (f.value ?? []).map((p) => p.id);
+  assert.deepEqual(ids(await kit.field(c, taskKey, field.key)), two);
+  // Answer: two people through the field route, and through MCP.
+  const d = await kit.start(tpl, 'Answered later');
+  await kit.answer(d, taskKey, field.key, two);
+  assert.deepEqual(ids(await kit.field(d, taskKey, field.key)), two);
+  // MCP's template detail reports the same default.
+  const m = await s.mcp(KEYS.admin);
+  const got = await callTool(m, 'get_template', { key: tpl });
+  assert.equal(got.isError, false, got.text);
+  assert.equal(got.body.tasks[0].fields[0].selectionMode, 'multiple');
+  // Upgrade to a version that still does not say: both people are carried.
+  exported.tasks[0].name = 'Pick people (v2)';
+  await kit.publish(tpl, exported, KEYS.admin);
+  await kit.upgradeNow(tpl, c);
+  assert.deepEqual(ids(await kit.field(c, taskKey, field.key)), two, 'the upgrade keeps every person');
+  // The explicit single mode still refuses two people.
+  const single = await kit.createTemplate({ name: 'Members single', tasks: [{ ref: 'pick', name: 'Pick one', fields: [{ ref: 'who', type: 'Members', label: 'Who', selectionMode: 'single' }] }] });
+  const sd = await kit.ok(s.api(KEYS.admin, 'GET', `/v3/templates/${single.key}`));
+  assert.equal(sd.tasks[0].fields[0].selectionMode, 'single');
+  const r = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: single.key, name: 'x', parameters: { Who: two } });
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.body.error.field, 'parameters.Who');
 });

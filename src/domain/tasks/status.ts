@@ -87,14 +87,22 @@ export function completeTask(ctx: Ctx, t: TaskTarget) {
   return taskView(ctx, reload(ctx, t));
 }
 
+/**
+ * How a status step treats the checklist's status. `settle: false` leaves it for the caller's
+ * next step (a legacy status set that passes through Incomplete, legacy 3).
+ */
+export interface StepOptions {
+  settle?: boolean;
+}
+
 /** DELETE .../complete: the task becomes Incomplete; harmless when it is not complete. */
-export function uncompleteTask(ctx: Ctx, t: TaskTarget) {
+export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
   if (t.task.status !== 'Complete') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.uncompleted', text: `${actorName(ctx)} marked the task as not complete.` });
   onTaskCompletionChanged(ctx, t, null);
-  refresh(ctx, t);
+  if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
 }
 
@@ -115,12 +123,12 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
 }
 
 /** DELETE .../not-applicable: the task becomes Incomplete; harmless when it is not marked. */
-export function clearNotApplicable(ctx: Ctx, t: TaskTarget) {
+export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
   if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.notApplicableCleared', text: `${actorName(ctx)} cleared not applicable; the task is incomplete again.` });
-  refresh(ctx, t);
+  if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
 }
 
