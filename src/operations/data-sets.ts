@@ -20,6 +20,7 @@ import { viewsOf } from '../domain/datasets/rows';
 import { createDataSet, deleteDataSet, getDataSet, listDataSets, readableDataSet, updateDataSet } from '../domain/datasets/sets';
 import { v3Connection, v3Field, v3Full, v3Record, v3Summary, v3View } from '../domain/datasets/v3';
 import { createView, deleteView, getView, listViews, updateView } from '../domain/datasets/views';
+import { refuseSystemWrite } from '../domain/datasets/access';
 
 const TAG = 'Data Sets';
 const NO_TOOL = 'The spec names no MCP tool for Data Sets (spec v3 4.6 lists the tools); Data Sets are REST only.';
@@ -85,7 +86,7 @@ function recordPage(ctx: Ctx, input: { dataSetKey: string; viewKey?: string; pag
 
 const paging = { pageSize: pageSizeStrict().describe('1 to 100, default 50.'), after: cursor().describe('The nextCursor of the previous page.') };
 
-export const dataSetOperations = [
+const operations = [
   defineOperation({
     id: 'listDataSets',
     method: 'GET',
@@ -455,7 +456,7 @@ export const dataSetOperations = [
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
     summary: 'Change a view',
-    description: 'PATCH: name, and filters, sorts or hiddenFields each replaced whole when sent. The All Records view cannot be changed (400).',
+    description: 'PATCH: name, and filters, sorts or hiddenFields each replaced whole when sent. The All Records view cannot be renamed (400 on name); its filters, sorts and hiddenFields change as on any other view.',
     input: {
       dataSetKey: dataSetKey(),
       viewKey: keyOf('view'),
@@ -546,3 +547,8 @@ export const dataSetOperations = [
     },
   }),
 ];
+
+/** Every write under a Data Set refuses a system set 403 before its body is checked (legacy 3, 7; docs/data-sets.md). */
+export const dataSetOperations = operations.map((op) =>
+  op.method !== 'GET' && op.path.includes(':dataSetKey') ? { ...op, refuseFirst: (ctx: Ctx, raw: Record<string, unknown>) => refuseSystemWrite(ctx.db, raw.dataSetKey) } : op,
+);

@@ -59,6 +59,12 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean };
   /** 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or workspace key, refused before any lookup. */
   actor?: 'any' | 'member' | 'admin';
+  /**
+   * A refusal made before the input is validated, from the raw arguments (which may be of any
+   * type): the one exception to "validated before anything it names is looked up", a write to a
+   * system Data Set (legacy 3, 7: "any write gives 403", whatever the body).
+   */
+  refuseFirst?: (ctx: Ctx, raw: Record<string, unknown>) => void;
   /** Success status when the handler returns plain data; 204 means no body. */
   status?: number;
   /** The MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). */
