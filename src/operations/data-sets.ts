@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { validationError } from '../errors';
-import { CREATE, READ, REMOVE, SET, Reply, defineOperation } from './define';
+import { Reply, defineOperation, READ, SET, REPLACE, CREATE, CREATE_REPLACING, REMOVE } from './define';
 import { cursor, pageSizeStrict, queryBool } from './schemas';
 import { RawBody } from './raw-body';
 import { bulkResultShape, dataSetConnectionShape, dataSetFieldShape, dataSetRecordShape, dataSetShape, dataSetSummaryShape, dataSetViewShape, importResultShape, pageOf } from './shapes/data-sets';
@@ -173,7 +173,7 @@ const operations = [
     output: dataSetShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Full(ctx, updateDataSet(ctx, i.dataSetKey, { name: i.name, description: i.description }, 'patch')),
   }),
@@ -263,7 +263,7 @@ const operations = [
     output: dataSetFieldShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_FIELD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Field(updateField(ctx, i.dataSetKey, i.fieldKey, i, 'patch')),
   }),
@@ -330,7 +330,7 @@ const operations = [
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     status: 201,
     budget: 'standard',
-    annotations: CREATE,
+    annotations: CREATE_REPLACING,
     noTool: NO_TOOL,
     handler: (ctx, i) => bulkCreate(ctx, i.dataSetKey, i),
   }),
@@ -375,7 +375,7 @@ const operations = [
     output: dataSetRecordShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_RECORD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Record(updateRecord(ctx, i.dataSetKey, i.recordKey, i, 'patch')),
   }),
@@ -468,7 +468,7 @@ const operations = [
     output: dataSetViewShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_VIEW_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3View(updateView(ctx, i.dataSetKey, i.viewKey, i, 'patch')),
   }),
@@ -519,7 +519,7 @@ const operations = [
     output: importResultShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => ({
       status: 'complete' as const,

@@ -3,7 +3,7 @@
 // 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
 // malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { READ, SET } from '../define';
+import { READ, REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../schemas';
@@ -35,7 +35,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE', '403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
   }),
   taskOperation(w, {
@@ -49,7 +49,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, _input, t) => endSnooze(ctx, t()),
   }),
 ];
