@@ -152,3 +152,106 @@ test('2.5 template detail "selectionMode (Members: single or multiple; a single 
   assert.equal(r.status, 400, r.text);
   assert.equal(r.body.error.field, 'parameters.Who');
 });
+
+test('5.4 "an attached standalone task [is] readable only when the member could open the checklist": its raiser loses every route with the checklist', async () => {
+  const key = await newChecklist(s, { template: DEMO.expense, name: 'Attached and lost' });
+  const raised = await s.api(KEYS.member, 'POST', '/v3/tasks', { name: 'Raised by Mia' });
+  assert.equal(raised.status, 201, raised.text);
+  const t = raised.body.key;
+  const attach = await s.api(KEYS.member, 'PUT', `/v3/tasks/${t}/attachment`, { checklistKey: key });
+  assert.equal(attach.status, 200, attach.text);
+  const p = (suffix = '') => `/v3/tasks/${t}${suffix}`;
+  const reads = ['', '/comments', '/activity', '/tags', '/assignees', '/due-date', '/fields'];
+  for (const r of reads) assert.equal((await s.api(KEYS.member, 'GET', p(r))).status, 200, `before: GET ${r}`);
+  const rules = (await s.api(KEYS.admin, 'GET', `/v3/templates/${DEMO.expense}/permissions`)).body.permissions;
+  assert.equal((await s.api(KEYS.admin, 'PUT', `/v3/templates/${DEMO.expense}/permissions`, { permissions: [] })).status, 200);
+  try {
+    assert.equal((await s.api(KEYS.member, 'GET', `/v3/checklists/${key}`)).status, 403, 'Mia no longer opens the checklist');
+    for (const r of reads) await refused(s, () => s.api(KEYS.member, 'GET', p(r)), 403, 'FORBIDDEN');
+    for (const [method, suffix, body] of [
+      ['POST', '/complete', undefined],
+      ['POST', '/not-applicable', undefined],
+      ['DELETE', '/complete', undefined],
+      ['DELETE', '/not-applicable', undefined],
+      ['PUT', '/due-date', { dueDateTime: '2099-01-01T00:00:00Z' }],
+      ['DELETE', '/due-date', undefined],
+      ['PUT', '/assignees', { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] }],
+      ['DELETE', '/assignees', undefined],
+      ['PUT', '/snooze', { snoozedUntil: '2099-01-01T00:00:00Z' }],
+    ] as const) {
+      await refused(s, () => s.api(KEYS.member, method, p(suffix), body), 403, 'FORBIDDEN');
+    }
+    // "Add comment, tag, untag | any key of the workspace | none" (5.8) still holds.
+    assert.equal((await s.api(KEYS.member, 'POST', p('/comments'), { text: 'still may comment' })).status, 201);
+    // Somebody assigned to it reads it: a task of the checklist is assigned to them (5.4).
+    assert.equal((await s.api(KEYS.admin, 'PUT', p('/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.nora }] })).status, 200);
+    assert.equal((await s.api(KEYS.noperm, 'GET', p())).status, 200);
+    assert.equal((await s.api(KEYS.noperm, 'GET', p('/comments'))).status, 200);
+  } finally {
+    assert.equal((await s.api(KEYS.admin, 'PUT', `/v3/templates/${DEMO.expense}/permissions`, { permissions: rules })).status, 200);
+  }
+  assert.equal((await s.api(KEYS.member, 'GET', p('/comments'))).status, 200, 'back with the permission');
+});
+
+test('5.8 assign row "any Administrator or Member; when exclusive, only assignees and Administrators", with 5.4: every path that assigns needs the checklist (REST and MCP)', async () => {
+  const key = await newChecklist(s, { name: 'Assign paths' });
+  const t = T.managerApproval;
+  const c = await s.mcp(KEYS.noperm);
+  // Nora cannot open the checklist: neither path assigns her.
+  const put = await refused(s, () => s.api(KEYS.noperm, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.nora }] }), 403, 'FORBIDDEN');
+  const viaComment = await refused(s, () => s.api(KEYS.noperm, 'POST', taskPath(key, t, '/comments'), { text: 'me', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.nora }] }), 403, 'FORBIDDEN');
+  assert.equal(viaComment.error.message, put.error.message, 'the same refusal on both paths');
+  const m1 = await callTool(c, 'set_task_assignees', { checklistKey: key, taskKey: t, assignees: [{ type: 'TeamMember', id: DEMO.members.nora }] });
+  const m2 = await callTool(c, 'add_task_comment', { checklistKey: key, taskKey: t, text: 'me', assignedMentioned: [{ name: 'Nora Noperm' }] });
+  assert.deepEqual(withoutRequestId(m1.body), withoutRequestId(put));
+  assert.deepEqual(withoutRequestId(m2.body), withoutRequestId(viaComment));
+  assert.equal((await s.api(KEYS.noperm, 'GET', `/v3/checklists/${key}`)).status, 403, 'she still cannot open the checklist');
+  // A plain comment is still anybody's (5.8 "Add comment … any key … none").
+  assert.equal((await s.api(KEYS.noperm, 'POST', taskPath(key, t, '/comments'), { text: 'just a comment' })).status, 201);
+  // A member who may open it assigns on both paths.
+  const mia = await s.api(KEYS.member, 'POST', taskPath(key, t, '/comments'), { text: 'over to Nora', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.nora }] });
+  assert.equal(mia.status, 201, mia.text);
+  const miaMcp = await callTool(await s.mcp(KEYS.member), 'add_task_comment', { checklistKey: key, taskKey: T.setUpEquipment, text: 'and this', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.nora }] });
+  assert.equal(miaMcp.isError, false, miaMcp.text);
+  // Exclusive: only assignees and Administrators, on both paths.
+  assert.equal((await s.api(KEYS.admin, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.nora }], isAssignedExclusively: true })).status, 200);
+  await refused(s, () => s.api(KEYS.member, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] }), 403, 'FORBIDDEN');
+  await refused(s, () => s.api(KEYS.member, 'POST', taskPath(key, t, '/comments'), { text: 'me too', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.mia }] }), 403, 'FORBIDDEN');
+  assert.equal((await s.api(KEYS.noperm, 'POST', taskPath(key, t, '/comments'), { text: 'adding Mia', assignedMentioned: [{ type: 'TeamMember', id: DEMO.members.mia }] })).status, 201, 'an assignee may');
+});
+
+test('2.4 isAssignedExclusively "Only assignees (and Administrators) may complete, reassign or re-date": not applicable, its clear and uncomplete stay open to run permission (REST and MCP)', async () => {
+  const key = await newChecklist(s, { name: 'Exclusive list' });
+  const t = T.managerApproval;
+  // Exclusively Nora's; Mia has Run and View on Onboarding but is not an assignee.
+  assert.equal((await s.api(KEYS.admin, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.nora }], isAssignedExclusively: true })).status, 200);
+  const mia = await s.mcp(KEYS.member);
+  const args = { checklistKey: key, taskKey: t };
+  // Complete, reassign, re-date: refused, REST and MCP alike.
+  const complete = await refused(s, () => s.api(KEYS.member, 'POST', taskPath(key, t, '/complete')), 403, 'FORBIDDEN');
+  assert.deepEqual(withoutRequestId((await callTool(mia, 'complete_task', args)).body), withoutRequestId(complete));
+  await refused(s, () => s.api(KEYS.member, 'PUT', taskPath(key, t, '/assignees'), { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }] }), 403, 'FORBIDDEN');
+  await refused(s, () => s.api(KEYS.member, 'PUT', taskPath(key, t, '/due-date'), { dueDateTime: '2099-01-01T00:00:00Z' }), 403, 'FORBIDDEN');
+  // Not applicable and its clear: open.
+  const na = await s.api(KEYS.member, 'POST', taskPath(key, t, '/not-applicable'));
+  assert.equal(na.status, 200, na.text);
+  assert.equal(na.body.status, 'NotApplicable');
+  const cleared = await callTool(mia, 'clear_task_not_applicable', args);
+  assert.equal(cleared.isError, false, cleared.text);
+  assert.equal(cleared.body.status, 'Incomplete');
+  const naMcp = await callTool(mia, 'set_task_not_applicable', args);
+  assert.equal(naMcp.body.status, 'NotApplicable');
+  assert.equal((await s.api(KEYS.member, 'DELETE', taskPath(key, t, '/not-applicable'))).status, 200);
+  // Uncomplete: open, once the assignee completed it.
+  assert.equal((await s.api(KEYS.noperm, 'POST', taskPath(key, t, '/complete'))).status, 200, 'the assignee completes');
+  const un = await s.api(KEYS.member, 'DELETE', taskPath(key, t, '/complete'));
+  assert.equal(un.status, 200, un.text);
+  assert.equal(un.body.status, 'Incomplete');
+  assert.equal((await s.api(KEYS.noperm, 'POST', taskPath(key, t, '/complete'))).status, 200);
+  const unMcp = await callTool(mia, 'uncomplete_task', args);
+  assert.equal(unMcp.isError, false, unMcp.text);
+  assert.equal(unMcp.body.status, 'Incomplete');
+  // Without run permission, none of them (5.8 row 1): Nora's group rule does not exist; a stranger key.
+  const globex = await s.api(KEYS.globexAdmin, 'POST', taskPath(key, t, '/not-applicable'), undefined, {}, s.eu);
+  assert.equal(globex.status, 404);
+});

@@ -73,12 +73,15 @@ export function listComments(ctx: Ctx, t: TaskTarget) {
 
 /**
  * Any key of the workspace may comment (5.8: refusal none). People in `assignedMentioned` are
- * mentioned and also assigned to the task, which needs the assign right of 5.8 row 2.
+ * mentioned and also assigned to the task, which needs what assigning needs on every path: read
+ * access to the task (5.4) and the assign right of 5.8 row 2 (docs/decisions.md "One rule for
+ * assigning").
  */
 export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment) {
   refuseHeading(t, 'A heading has no comments.');
   const where = { checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id };
   if (c.assign.length) {
+    assertTaskReadable(ctx, t);
     assertCanAssignOrDate(ctx, t.task);
     const had = assigneesOf(ctx, t.task.id);
     const ins = ctx.db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');

@@ -61,7 +61,7 @@ const refresh = (ctx: Ctx, t: TaskTarget) => {
  * completion checks (409): halted, hidden by a condition, required fields unanswered.
  */
 export function completeTask(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.', true);
   if (t.task.status === 'Complete') return taskView(ctx, t);
   if (t.task.status === 'NotApplicable') {
     throw conflict('The task is marked not applicable. Clear not applicable (DELETE .../not-applicable) before completing it.');
@@ -97,7 +97,7 @@ export interface StepOptions {
 
 /** DELETE .../complete: the task becomes Incomplete; harmless when it is not complete. */
 export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'Complete') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.uncompleted', text: `${actorName(ctx)} marked the task as not complete.` });
@@ -108,7 +108,7 @@ export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) 
 
 /** POST .../not-applicable: stamps a completion time, fires no task_completed (3). */
 export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status === 'NotApplicable') return taskView(ctx, t);
   if (t.task.status === 'Complete') {
     throw conflict('The task is complete. Uncomplete it (DELETE .../complete) before marking it not applicable.');
@@ -124,7 +124,7 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
 
 /** DELETE .../not-applicable: the task becomes Incomplete; harmless when it is not marked. */
 export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.notApplicableCleared', text: `${actorName(ctx)} cleared not applicable; the task is incomplete again.` });
@@ -133,10 +133,10 @@ export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = 
 }
 
 /** Read access first (a member who may not see the checklist learns nothing more), then heading, then write rights. */
-function assertTaskRunnableOrHeading(ctx: Ctx, t: TaskTarget, why: string): void {
+function assertTaskRunnableOrHeading(ctx: Ctx, t: TaskTarget, why: string, completing: boolean): void {
   if (t.task.is_heading) {
     assertTaskReadable(ctx, t);
     refuseHeading(t, why);
   }
-  assertTaskRunnable(ctx, t);
+  assertTaskRunnable(ctx, t, completing);
 }
