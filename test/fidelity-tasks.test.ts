@@ -255,3 +255,53 @@ test('2.4 isAssignedExclusively "Only assignees (and Administrators) may complet
   const globex = await s.api(KEYS.globexAdmin, 'POST', taskPath(key, t, '/not-applicable'), undefined, {}, s.eu);
   assert.equal(globex.status, 404);
 });
+
+test('2.4 isCurrentlyHalted "True while behind an incomplete halt task", a stop task a condition hides halting nothing: the Tasks grid agrees with the task routes (REST and MCP)', async () => {
+  const doc = {
+    name: 'Hidden stop',
+    tasks: [
+      { ref: 'ask', name: 'Ask', fields: [{ ref: 'gate', type: 'DropDown', label: 'Gate', options: [{ text: 'Open' }, { text: 'Closed' }] }] },
+      { ref: 'stop', name: 'Sign-off', isStop: true },
+      { ref: 'after', name: 'After the stop' },
+    ],
+    conditions: [{ ref: 'gate_closed', action: 'show', targets: ['stop'], match: 'all', when: [{ field: 'gate', operator: 'is', value: 'Closed' }] }],
+  };
+  const made = await s.api(KEYS.admin, 'POST', '/v3/templates', doc);
+  assert.equal(made.status, 201, made.text);
+  const exported = (await s.api(KEYS.admin, 'GET', `/v3/templates/${made.body.key}/document`)).body;
+  const [ask, stop, behind] = exported.tasks.map((t: { id: string }) => t.id);
+  const gate = exported.tasks[0].fields[0].id;
+  const key = await newChecklist(s, { template: made.body.key, name: 'Hidden stop run' });
+  const c = await s.mcp(KEYS.admin);
+  const gridStatus = async () => {
+    const r = await s.api(KEYS.admin, 'GET', `/v3/my-work?assignee=all&checklist=${key}&status=Incomplete,Halted,DueToday,DueInFuture,Overdue`);
+    assert.equal(r.status, 200, r.text);
+    const m = await callTool(c, 'list_my_work', { assignee: 'all', checklist: key, status: 'Incomplete,Halted,DueToday,DueInFuture,Overdue' });
+    assert.equal(m.isError, false, m.text);
+    const rest = new Map(r.body.items.map((i: { key: string; status: string }) => [i.key, i.status]));
+    const mcp = new Map(m.body.items.map((i: { key: string; status: string }) => [i.key, i.status]));
+    assert.deepEqual([...mcp], [...rest], 'MCP lists what REST lists');
+    return rest;
+  };
+  const taskHalted = async () => (await s.api(KEYS.admin, 'GET', taskPath(key, behind))).body.isCurrentlyHalted;
+  // The stop task is hidden (shown only when Gate is Closed): nothing is halted, anywhere.
+  assert.equal((await s.api(KEYS.admin, 'GET', taskPath(key, stop))).body.isCurrentlyHidden, true);
+  assert.equal(await taskHalted(), false);
+  assert.notEqual((await gridStatus()).get(behind), 'Halted');
+  const onlyHalted = await s.api(KEYS.admin, 'GET', `/v3/my-work?assignee=all&checklist=${key}&status=Halted`);
+  assert.deepEqual(onlyHalted.body.items, [], 'the Halted filter agrees');
+  // Show the stop task: both halt.
+  assert.equal((await s.api(KEYS.admin, 'PUT', taskPath(key, ask, `/fields/${gate}`), { value: 'Closed' })).status, 200);
+  assert.equal(await taskHalted(), true);
+  assert.equal((await gridStatus()).get(behind), 'Halted');
+  // Hide it again: neither halts; the task completes.
+  assert.equal((await s.api(KEYS.admin, 'PUT', taskPath(key, ask, `/fields/${gate}`), { value: 'Open' })).status, 200);
+  assert.equal(await taskHalted(), false);
+  assert.notEqual((await gridStatus()).get(behind), 'Halted');
+  // Started with the stop shown by a parameter: both halt from the start.
+  const shown = (await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: made.body.key, name: 'Shown from the start', parameters: { Gate: 'Closed' } })).body.key;
+  assert.equal((await s.api(KEYS.admin, 'GET', taskPath(shown, behind))).body.isCurrentlyHalted, true);
+  const g = await s.api(KEYS.admin, 'GET', `/v3/my-work?assignee=all&checklist=${shown}&status=Halted`);
+  assert.deepEqual(g.body.items.map((i: { key: string }) => i.key), [behind]);
+  assert.equal((await s.api(KEYS.admin, 'POST', taskPath(key, behind, '/complete'))).status, 200, 'completing works behind a hidden stop');
+});

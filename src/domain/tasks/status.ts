@@ -11,6 +11,7 @@ import { assertTaskReadable, assertTaskRunnable, refuseHeading } from './guard';
 import { isAnswered } from './field-values';
 import { stateOf, storedAnswers, taskView } from './views';
 import { onTaskCompletionChanged } from './due';
+import { syncStopVisibility } from './stop-visibility';
 import type { TaskRow } from './rows';
 
 const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id });
@@ -22,9 +23,13 @@ const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.a
  */
 export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
   const c = checklistById(ctx, checklistId);
-  if (!c || c.status === 'Scheduled') return;
+  if (!c) return;
+  const doc = checklistDocument(ctx, c);
+  if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
   const tasks = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
-  const state = evaluateChecklist(ctx, checklistId, checklistDocument(ctx, c), tasks);
+  const state = evaluateChecklist(ctx, checklistId, doc, tasks);
+  // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).
+  syncStopVisibility(ctx, checklistId, doc, state);
   const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');
   if (!outstanding && c.status !== 'Complete') {
     ctx.db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(ctx.now(), checklistId);
