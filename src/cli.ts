@@ -7,6 +7,7 @@ import { fixtureNames } from './fixtures/source';
 import { addFixtureCommands } from './fixtures/commands';
 import { addVersionCommand } from './version';
 import { commands } from './commands';
+import { parseDuration } from './instances/settings';
 
 const env = process.env;
 
@@ -17,6 +18,12 @@ const positiveInt = (name: string) => (v: string) => {
 const port = (v: string) => {
   if (!/^\d+$/.test(v.trim()) || Number(v) > 65535) throw new InvalidArgumentError('a port is a number from 0 to 65535 (0 = any free port).');
   return Number(v);
+};
+
+const duration = (v: string) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) throw new InvalidArgumentError('a duration is a number of seconds, or a number with ms, s, m or h (e.g. 90s, 30m).');
+  return ms;
 };
 
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
@@ -39,6 +46,8 @@ export function buildProgram(): Command {
     .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').env('WFE_ADMIN_TOKEN'))
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
+    .addOption(new Option('--instance-ttl <duration>', 'stop an isolated instance after this long without a request (seconds, or 500ms, 90s, 30m, 2h)').env('WFE_INSTANCE_TTL').argParser(duration).default(30 * 60_000, '30m'))
+    .addOption(new Option('--max-instances <n>', 'isolated instances alive at once (POST /_emulator/instances)').env('WFE_MAX_INSTANCES').argParser(positiveInt('--max-instances')).default(64))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       const { start } = await import('./start');
@@ -53,6 +62,7 @@ export function buildProgram(): Command {
         cheapBudget: o.cheapBudget,
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
+        instances: { ttlMs: o.instanceTtl, max: o.maxInstances },
       });
       if (!o.quiet) await printBanner(s.urls, o);
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {

@@ -17,10 +17,12 @@ export const schemaVersion = (): number => Math.max(...schemaBlocks().map((b) =>
 /**
  * Opens (creating if needed) a database and brings its schema up to date.
  * `file` undefined or ':memory:' gives an in-memory database; a file uses WAL.
+ * `image` (bytes of db.serialize()) gives an in-memory database starting as that copy.
  */
-export function openDb(file?: string): Db {
-  const db = new Database(file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
-  if (file && file !== ':memory:') {
+export function openDb(file?: string, image?: Buffer): Db {
+  // An image (a serialized database) opens in memory as a copy: the bytes stay untouched.
+  const db = new Database(image ?? file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
+  if (!image && file && file !== ':memory:') {
     db.pragma('journal_mode = WAL');
     // FULL: an acknowledged write survives power loss and SIGKILL alike.
     db.pragma('synchronous = FULL');
