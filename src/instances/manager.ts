@@ -66,6 +66,10 @@ export class InstanceManager {
     return [...this.items.values()].map((i) => this.describe(i));
   }
 
+  has(id: string): boolean {
+    return this.items.has(id);
+  }
+
   get(id: string): Instance {
     const i = this.items.get(id);
     if (!i) throw new ApiError(404, 'INSTANCE_NOT_FOUND', `No instance ${id} (it may have been deleted, or reaped after ${Math.round(this.ttlMs / 1000)} s without a request).`);
@@ -131,7 +135,8 @@ export class InstanceManager {
         running = await listen(emu, { host: this.settings.host, portUs: 0, portEu: 0, extensions: ext });
       } catch (e) {
         await emu.close();
-        throw e;
+        const why = e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e);
+        throw new ApiError(503, 'INSTANCE_START_FAILED', `The instance could not listen on ${this.settings.host ?? '127.0.0.1'} (${why}). Nothing was kept; try again.`, {}, { 'Retry-After': '1' });
       }
     }
     const instance = this.register(id, emu, ext, running);
