@@ -8,6 +8,9 @@ import { startReceiver } from './helpers/webhooks';
 import { startEmulator } from '../src/library';
 import { Emulator } from '../src/emulator';
 import { listen } from '../src/transports/http/server';
+import { instancesOf } from '../src/instances/install';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 let s: TestServer;
 before(async () => {
@@ -362,4 +365,27 @@ test('instances: the library: emulator.instances.create gives the same descripti
   assert.match(q.baseUrls.US, /^http:\/\/us\..+\.wfe\.internal$/);
   assert.equal((await q.fetch('/v3/auth/test', { headers: { 'X-API-KEY': KEYS.admin } })).status, 200);
   assert.equal((await q.fetch(`${q.baseUrls.EU}/v3/auth/test`, { headers: { 'X-API-KEY': KEYS.globexAdmin } })).status, 200);
+});
+
+test('instances: after DELETE nothing refers to the instance: its Emulator is garbage collected', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const manager = instancesOf(s.emu)!;
+  let collected = 0;
+  const registry = new FinalizationRegistry(() => collected++);
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const m = await create();
+    // A request on each path a test takes: REST, a control route, the MCP endpoint.
+    assert.equal((await m.api(KEYS.admin, 'POST', completePath)).status, 200);
+    assert.equal((await m.api(null, 'GET', '/_emulator/journal')).status, 200);
+    registry.register(manager.get(m.id).emu, m.id);
+    ids.push(m.id);
+  }
+  for (const id of ids) assert.equal((await call(s.us, 'DELETE', `/_emulator/instances/${id}`, undefined, { Connection: 'close' })).status, 204);
+  for (let i = 0; i < 50 && collected < ids.length; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(collected, ids.length);
 });
