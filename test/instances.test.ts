@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
-import { startTestServer, KEYS, DEMO, type TestServer, type ApiAnswer } from './helpers/server';
+import { startTestServer, mcpHttpClient, KEYS, DEMO, type TestServer, type ApiAnswer } from './helpers/server';
 import { startReceiver } from './helpers/webhooks';
 import { startEmulator } from '../src/library';
 import { Emulator } from '../src/emulator';
@@ -84,6 +84,15 @@ test('instances: POST answers 201 with id, baseUrls, mcpUrls and createdAt; the 
   const one = await call(s.us, 'GET', `/_emulator/instances/${r.body.id}`);
   assert.equal(one.status, 200);
   assert.deepEqual(one.body.baseUrls, r.body.baseUrls);
+  // The TTL counts from the last request to the instance.
+  assert.ok(Date.parse(one.body.lastRequestAt) > Date.parse(r.body.createdAt), JSON.stringify(one.body));
+  assert.equal(Date.parse(one.body.expiresAt) - Date.parse(one.body.lastRequestAt), 30 * 60_000);
+  // MCP at its own address.
+  const mcp = await mcpHttpClient(r.body.mcpUrls.US, KEYS.admin);
+  const member = await mcp.callTool({ name: 'get_member', arguments: { memberId: DEMO.members.mia } });
+  await mcp.close();
+  assert.ok(!member.isError, JSON.stringify(member));
+  assert.match(JSON.stringify(member.content), /Mia/);
   // Its own control routes, at its own address; no instances of an instance.
   assert.equal((await call(r.body.baseUrls.US, 'GET', '/_emulator/health')).status, 200);
   assert.equal((await call(r.body.baseUrls.US, 'POST', '/_emulator/instances')).status, 404);
