@@ -287,6 +287,12 @@ test('instances: bad input is refused with 400 and field; an unknown id is 404; 
     assert.equal(r.status, 404);
     assert.equal(r.body.error.code, 'INSTANCE_NOT_FOUND');
   }
+  // As the other control routes: JSON under any Content-Type (curl -d sends form-encoded).
+  const form = await fetch(`${s.us}/_emulator/instances`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '{"fixture":"none"}' });
+  const made = (await form.json()) as { id: string; fixture: string };
+  assert.equal(form.status, 201);
+  assert.equal(made.fixture, 'none');
+  assert.equal((await call(s.us, 'DELETE', `/_emulator/instances/${made.id}`)).status, 204);
   const put = await call(s.us, 'PUT', '/_emulator/instances');
   assert.equal(put.status, 405);
   assert.equal(put.headers.get('allow'), 'GET, POST');

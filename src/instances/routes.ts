@@ -24,7 +24,8 @@ export const instanceRoutes: Route[] = [
     methods: {
       GET: (_req, m, _p, info) => json(200, { items: m.list(), maxInstances: m.max, ttlSeconds: m.ttlMs / 1000 }, { 'X-Request-Id': info.requestId }),
       POST: async (req, m, _p, info, limit) => {
-        const input = checkCreate(await readJson(req, limit));
+        // Any Content-Type, as the other control routes (`curl -d` sends form-encoded).
+        const input = checkCreate(await readJson(req, limit, true));
         const d = m.describe(await m.create(input));
         return json(201, d, { 'X-Request-Id': info.requestId, Location: `${ROOT}/${d.id}` });
       },
