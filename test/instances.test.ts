@@ -9,6 +9,8 @@ import { startEmulator } from '../src/library';
 import { Emulator } from '../src/emulator';
 import { listen } from '../src/transports/http/server';
 import { instancesOf } from '../src/instances/install';
+import { parseDuration } from '../src/instances/settings';
+import { runCli } from './helpers/spine';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -403,4 +405,31 @@ test('instances: after DELETE nothing refers to the instance: its Emulator is ga
     await new Promise((r) => setTimeout(r, 20));
   }
   assert.equal(collected, ids.length);
+});
+
+test('instances: wfe serve --instance-ttl and --max-instances (and WFE_INSTANCE_TTL, WFE_MAX_INSTANCES); bad values refused', async () => {
+  assert.deepEqual(['90', '500ms', '90s', '30m', '2h', '1.5s'].map(parseDuration), [90_000, 500, 90_000, 1_800_000, 7_200_000, 1500]);
+  for (const bad of ['0', '-1', 'abc', '1d', '', '0ms']) assert.equal(parseDuration(bad), undefined, bad);
+  const cli = runCli(['serve', '--port-us', '0', '--port-eu', '0', '--max-instances', '1'], { WFE_INSTANCE_TTL: '45m' });
+  try {
+    const us = /US\s+REST (http:\/\/\S+)\/v3/.exec(await cli.waitFor('Ctrl+C'))![1];
+    const list = await call(us, 'GET', '/_emulator/instances');
+    assert.deepEqual([list.body.ttlSeconds, list.body.maxInstances], [2700, 1]);
+    assert.equal((await call(us, 'POST', '/_emulator/instances')).status, 201);
+    assert.equal((await call(us, 'POST', '/_emulator/instances')).status, 503);
+  } finally {
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+  }
+  for (const [args, env, message] of [
+    [['serve', '--instance-ttl', '0'], {}, /--instance-ttl/],
+    [['serve', '--instance-ttl', 'soon'], {}, /a duration is a number of seconds/],
+    [['serve', '--max-instances', '0'], {}, /--max-instances must be a whole number of 1 or more/],
+    [['serve'], { WFE_MAX_INSTANCES: 'many' }, /WFE_MAX_INSTANCES/],
+  ] as [string[], Record<string, string>, RegExp][]) {
+    const r = runCli(args, env);
+    assert.notEqual((await r.exited).code, 0, args.join(' '));
+    assert.match(r.stderr(), message, args.join(' '));
+    assert.equal(r.stdout(), '', 'nothing served');
+  }
 });
