@@ -17,9 +17,12 @@ import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
 import { FaultList } from './faults/list';
+import type { InstanceSettings } from './instances/settings';
 
 export interface EmulatorOptions {
   db?: string;
+  /** An in-memory database starting from these bytes (db.serialize() of a migrated, seeded database; src/instances/image.ts). */
+  image?: Buffer;
   /** A built-in name, 'none', a directory or fixture.json path, or a fixture object (docs/fixtures.md). */
   fixture?: FixtureSource;
   standardBudget?: number;
@@ -47,6 +50,8 @@ export interface EmulatorOptions {
   catalog?: McpCatalog;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
   ops?: Operation[];
+  /** Isolated instances on demand (/_emulator/instances, docs/instances.md); false: none (an instance itself). */
+  instances?: InstanceSettings | false;
 }
 
 export class Emulator {
@@ -77,7 +82,7 @@ export class Emulator {
     this.ops = options.ops ?? operations;
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
-    this.db = openDb(options.db);
+    this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';

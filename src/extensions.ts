@@ -10,6 +10,7 @@ import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
 import { faultRoutes } from './faults/routes';
+import { installInstances } from './instances/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -26,4 +27,6 @@ export const extensions: Extension[] = [
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.
   installConsole,
+  // Isolated instances on demand: /_emulator/instances (docs/instances.md).
+  installInstances,
 ];
