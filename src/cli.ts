@@ -7,6 +7,7 @@ import { fixtureNames } from './fixtures/source';
 import { addFixtureCommands } from './fixtures/commands';
 import { addVersionCommand } from './version';
 import { commands } from './commands';
+import { parseDuration } from './instances/settings';
 
 const env = process.env;
 
@@ -29,6 +30,11 @@ const originValue = (v: string) => {
 const hostValue = (v: string) => {
   if (!/^\.?[a-z0-9.\-[\]:]+$/i.test(v.trim()) || /^\.?$/.test(v.trim())) throw new InvalidArgumentError(`"${v}" is not a host name (give a name or address without port or scheme, e.g. devbox.local; a leading dot allows a domain and its subdomains).`);
   return v.trim();
+};
+const duration = (v: string) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) throw new InvalidArgumentError('a duration is a number of seconds, or a number with ms, s, m or h (e.g. 90s, 30m).');
+  return ms;
 };
 
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
@@ -54,6 +60,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--allow-origin <origin>', 'also answer web pages on this origin (repeatable; env WFE_ALLOW_ORIGIN, comma-separated); docs/security.md').argParser(collect(originValue)))
     .addOption(new Option('--allow-host <name>', 'also answer requests whose Host names this (repeatable; env WFE_ALLOW_HOST); docs/security.md').argParser(collect(hostValue)))
     .addOption(new Option('--max-import-bytes <n>', 'largest database file POST /_emulator/import takes (bytes)').env('WFE_MAX_IMPORT_BYTES').argParser(positiveInt('--max-import-bytes')).default(256 * 1024 * 1024))
+    .addOption(new Option('--instance-ttl <duration>', 'stop an isolated instance after this long without a request (seconds, or 500ms, 90s, 30m, 2h)').env('WFE_INSTANCE_TTL').argParser(duration).default(30 * 60_000, '30m'))
+    .addOption(new Option('--max-instances <n>', 'isolated instances alive at once (POST /_emulator/instances)').env('WFE_MAX_INSTANCES').argParser(positiveInt('--max-instances')).default(64))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       const { start } = await import('./start');
@@ -71,6 +79,7 @@ export function buildProgram(): Command {
         allowOrigins: fromEnv(o.allowOrigin, 'WFE_ALLOW_ORIGIN').map(originValue),
         allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
         maxImportBytes: o.maxImportBytes,
+        instances: { ttlMs: o.instanceTtl, max: o.maxInstances },
       });
       if (!o.quiet) await printBanner(s.urls, o);
       if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {

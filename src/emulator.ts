@@ -50,8 +50,22 @@ export interface UpgradeOptions {
   pollMs?: number;
 }
 
+/** Limits of /_emulator/instances (docs/instances.md "Limits"). */
+export interface InstanceSettings {
+  /** An instance with no request for this long (real ms) is stopped. Default 30 minutes. */
+  ttlMs?: number;
+  /** Instances alive at once; one more is refused with 503 and Retry-After. Default 64. */
+  max?: number;
+  /** Address instances bind (the server's own --host). Default 127.0.0.1. */
+  host?: string;
+  /** false: instances answer only through the library's in-process fetch (no ports). Default true. */
+  listen?: boolean;
+}
+
 export interface EmulatorOptions {
   db?: string;
+  /** An in-memory database starting from these bytes (db.serialize() of a migrated, seeded database; src/instances/image.ts). */
+  image?: Buffer;
   /** A built-in name, 'none', a directory or fixture.json path, or a fixture object (docs/fixtures.md). */
   fixture?: FixtureSource;
   standardBudget?: number;
@@ -79,6 +93,8 @@ export interface EmulatorOptions {
   catalog?: McpCatalog;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
   ops?: Operation[];
+  /** Isolated instances on demand (/_emulator/instances, docs/instances.md); false: none (an instance itself). */
+  instances?: InstanceSettings | false;
 }
 
 export class Emulator {
@@ -113,7 +129,7 @@ export class Emulator {
     this.ops = options.ops ?? operations;
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
-    this.db = openDb(options.db);
+    this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';

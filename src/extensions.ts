@@ -10,8 +10,11 @@ import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
 import { faultRoutes } from './faults/routes';
+import { installInstances } from './instances/install';
+import type { MakeEmulator } from './instances/settings';
 
-export type Extension = (emu: Emulator, ext: AppExtensions) => void;
+/** `make` builds another whole emulator (start.ts's createEmulator), for the instances area. */
+export type Extension = (emu: Emulator, ext: AppExtensions, make: MakeEmulator) => void;
 
 export const extensions: Extension[] = [
   (emu, ext) => void installWebhooks(emu, ext),
@@ -26,4 +29,6 @@ export const extensions: Extension[] = [
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.
   installConsole,
+  // Isolated instances on demand: /_emulator/instances (docs/instances.md).
+  installInstances,
 ];

@@ -15,6 +15,10 @@ export interface ControlInput<B> {
   body: B;
   url: URL;
   req: Request;
+  /** Named path parameters, raw (percent-encoded as sent). */
+  params: Record<string, string>;
+  /** The request id, for answers the handler writes itself. */
+  requestId: string;
 }
 
 export interface ControlRoute<B = unknown> {
@@ -30,12 +34,17 @@ export interface ControlRoute<B = unknown> {
   output?: z.ZodType;
   /** 204, no body. */
   noContent?: boolean;
+  /** The success status when not 200 (the handler writes that answer itself), for the document. */
+  status?: number;
   /** A non-JSON answer or request body, for the document (the handler writes or reads it itself). */
   binary?: { answer?: string; request?: string };
   /** Refusal statuses with their codes, for the document. */
   refusals?: Record<number, string[]>;
   handler(emu: Emulator, input: ControlInput<B>): unknown | Response | Promise<unknown | Response>;
 }
+
+/** The control routes declared in a list of route specs (every area's), for the document. */
+export const declaredControlRoutes = (specs: RouteSpec[]): ControlRoute[] => specs.flatMap((s) => (s.family === 'control' && s.declared ? [s.declared as ControlRoute] : []));
 
 export const defineControlRoute = <B>(r: ControlRoute<B>): ControlRoute<B> => r;
 
@@ -61,10 +70,11 @@ export function controlRouteSpec(r: ControlRoute): RouteSpec {
     method: r.method,
     path: r.path,
     family: 'control',
-    handler: async (req, { emu, info }) => {
+    declared: r,
+    handler: async (req, { emu, info, params }) => {
       const url = new URL(req.url);
       const body = r.body ? await readBody(req, emu, r.body) : undefined;
-      const out = await r.handler(emu, { body, url, req });
+      const out = await r.handler(emu, { body, url, req, params, requestId: info.requestId });
       let res: Response;
       if (out instanceof Response) res = out;
       else {

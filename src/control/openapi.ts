@@ -14,9 +14,9 @@ const jsonSchema = (s: z.ZodType, io: 'input' | 'output') => {
 const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad request', 401: 'The admin token is missing or wrong', 404: 'Not found', 409: 'Conflict', 413: 'Payload too large' };
 
-/** `/_emulator/my-work/default-view` → `putMyWorkDefaultView`. */
+/** `/_emulator/my-work/default-view` → `putMyWorkDefaultView`; `:id` → `ById`. */
 function operationId(r: ControlRoute): string {
-  const words = r.path.replace(/^\/_emulator\//, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = r.path.replace(/^\/_emulator\//, '').replace(/:(\w+)/g, 'by-$1').split(/[^A-Za-z0-9]+/).filter(Boolean);
   return r.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
@@ -24,7 +24,7 @@ function operation(r: ControlRoute) {
   const responses: Record<string, unknown> = {};
   if (r.noContent) responses['204'] = { description: 'Done', headers: REQUEST_ID };
   else if (r.binary?.answer) responses['200'] = { description: 'OK', headers: REQUEST_ID, content: { [r.binary.answer]: { schema: { type: 'string', contentMediaType: r.binary.answer } } } };
-  else responses['200'] = { description: 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : { type: 'object' } } } };
+  else responses[String(r.status ?? 200)] = { description: r.status === 201 ? 'Created' : 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : { type: 'object' } } } };
   // Every control route is behind the admin gate (--admin-token: 401 without it).
   const refusals: Record<number, string[]> = { ...r.refusals, 401: ['MISSING_ADMIN_TOKEN', 'INVALID_ADMIN_TOKEN'] };
   for (const [status, codes] of Object.entries(refusals).sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -34,7 +34,8 @@ function operation(r: ControlRoute) {
       content: { 'application/json': { schema: jsonSchema(errorEnvelope(codes), 'output') } },
     };
   }
-  const parameters = Object.entries(r.query ?? {}).map(([name, q]) => ({ name, in: 'query', required: false, description: q.description, schema: q.schema }));
+  const parameters: unknown[] = [...r.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, description: `The ${name}`, schema: { type: 'string' } }));
+  for (const [name, q] of Object.entries(r.query ?? {})) parameters.push({ name, in: 'query', required: false, description: q.description, schema: q.schema });
   let requestBody: unknown;
   if (r.body) {
     requestBody = {
@@ -58,7 +59,7 @@ function operation(r: ControlRoute) {
 
 export function controlOpenApi(routes: ControlRoute[], baseUrls: Record<Region, string>) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r);
+  for (const r of routes) (paths[r.path.replace(/:(\w+)/g, '{$1}')] ??= {})[r.method.toLowerCase()] = operation(r);
   return {
     openapi: '3.1.0',
     info: {

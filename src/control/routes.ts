@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
-import { controlRouteSpec, defineControlRoute, type ControlRoute } from './define';
+import { controlRouteSpec, declaredControlRoutes, defineControlRoute, type ControlRoute } from './define';
 import { controlOpenApi } from './openapi';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -258,7 +258,8 @@ export function installControl(_emu: Emulator, ext: AppExtensions): void {
     summary: 'This document: the control API, generated from its route declarations',
     output: z.record(z.string(), z.unknown()),
     handler: (emu) => {
-      doc ??= JSON.stringify(controlOpenApi(controlRoutes, emu.baseUrls));
+      // Built on first use, when every area has declared its routes (instances install after this one).
+      doc ??= JSON.stringify(controlOpenApi(declaredControlRoutes(ext.routes).filter((r) => r.path !== '/_emulator/openapi.json'), emu.baseUrls));
       return new Response(doc, { status: 200, headers: { 'Content-Type': JSON_TYPE } });
     },
   });

@@ -102,7 +102,8 @@ export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
         readInput: async (maxBytes) => {
           const version = apiVersion(req.headers.get('x-api-version'));
           if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
-          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${route.path} needs X-API-VERSION: 2.0.`);
+          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${url.pathname} needs X-API-VERSION: 2.0.`);
+          route.refuseFirst?.(emu.db, match.params);
           const { body, rawBody } = await readBody(req, maxBytes);
           const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody, params: match.params };
           return { request };

@@ -12,7 +12,9 @@ import { addPort, edgePolicy, refusalParts } from '../transports/http/origin';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';
-import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, FaultRuleInput, Region, StartEmulatorOptions } from './types';
+import { instancesOf } from '../instances/install';
+import { checkCreate } from '../instances/input';
+import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, EmulatorInstance, EmulatorInstances, FaultRuleInput, InstanceOptions, Region, StartEmulatorOptions } from './types';
 
 export type * from './types';
 export { FixtureError } from '../fixtures/errors';
@@ -41,6 +43,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     allowHosts: options.allowHosts,
     baseUrls: listening ? undefined : { ...INTERNAL },
     log: options.log ?? (() => {}),
+    instances: { ttlMs: options.instances?.ttlMs, max: options.instances?.max, host: options.host, listen: listening },
   });
   let running: Running | undefined;
   if (listening) {
@@ -103,8 +106,40 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     journal: (limit = emu.journal.capacity) => emu.journal.last(limit),
     deliveries: (filter: DeliveryFilter = {}) => listDeliveries(emu.db, filter) as ReturnType<EmbeddedEmulator['deliveries']>,
     settleWebhooks: () => settle(emu),
+    instances: libraryInstances(emu),
     close,
     [Symbol.asyncDispose]: close,
+  };
+}
+
+function libraryInstances(emu: Emulator): EmulatorInstances {
+  const m = instancesOf(emu)!;
+  return {
+    create: async (options: InstanceOptions = {}): Promise<EmulatorInstance> => {
+      const now = options.clock?.now;
+      // The same checks as POST /_emulator/instances: the instant goes as ISO text.
+      const raw = { ...options, clock: options.clock && { ...options.clock, now: now === undefined || typeof now === 'string' ? now : new Date(toMs(now, 'clock.now')).toISOString() } };
+      const instance = await m.create(checkCreate(raw));
+      const urls = { ...instance.emu.baseUrls };
+      return {
+        ...m.describe(instance),
+        fetch: async (input, init) => {
+          const { req, region } = inProcessRequest(input, init, urls);
+          const res = await instance.fetch(req, region);
+          if (isDropped(res)) throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+          return res;
+        },
+        delete: async () => {
+          if (m.has(instance.id)) await m.delete(instance.id);
+        },
+      };
+    },
+    list: () => m.list(),
+    delete: async (id: string) => {
+      if (!m.has(id)) return false;
+      await m.delete(id);
+      return true;
+    },
   };
 }
 

@@ -17,6 +17,7 @@ export const schemaVersion = (): number => Math.max(...schemaBlocks().map((b) =>
 /**
  * Opens (creating if needed) a database and brings its schema up to date.
  * `file` undefined or ':memory:' gives an in-memory database; a file uses WAL.
+ * `image` (bytes of db.serialize()) gives an in-memory database starting as that copy.
  */
 /**
  * How long a write waits for another process's write lock before it gives up
@@ -25,10 +26,11 @@ export const schemaVersion = (): number => Math.max(...schemaBlocks().map((b) =>
  */
 export const busyTimeoutMs = (): number => Number(process.env.WFE_BUSY_TIMEOUT_MS) || 5000;
 
-export function openDb(file?: string, busyMs = busyTimeoutMs()): Db {
-  const db = new Database(file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
+export function openDb(file?: string, image?: Buffer, busyMs = busyTimeoutMs()): Db {
+  // An image (a serialized database) opens in memory as a copy: the bytes stay untouched.
+  const db = new Database(image ?? file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
   immediateTransactions(db);
-  if (file && file !== ':memory:') {
+  if (!image && file && file !== ':memory:') {
     db.pragma('journal_mode = WAL');
     // FULL: an acknowledged write survives power loss and SIGKILL alike.
     db.pragma('synchronous = FULL');

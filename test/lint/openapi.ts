@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { createEmulator } from '../../src/start';
 import { openApiDocument } from '../../src/openapi';
 import { controlOpenApi } from '../../src/control/openapi';
-import { controlRoutes } from '../../src/control/routes';
+import { declaredControlRoutes } from '../../src/control/define';
 
 const here = __dirname;
 const bin = (name: string) => join(here, '..', '..', 'node_modules', '.bin', name);
 
-const { emu } = createEmulator({ log: () => {} });
-const docs = { 'openapi.json': openApiDocument(emu.ops, emu.baseUrls), 'control-openapi.json': controlOpenApi(controlRoutes, emu.baseUrls) };
+const { emu, ext } = createEmulator({ log: () => {} });
+const docs = { 'openapi.json': openApiDocument(emu.ops, emu.baseUrls), 'control-openapi.json': controlOpenApi(declaredControlRoutes(ext.routes).filter((r) => r.path !== '/_emulator/openapi.json'), emu.baseUrls) };
 void emu.close();
 // Written beside the configs: the Spectral override names this path (spectral.yaml).
 const dir = join(here, 'out');

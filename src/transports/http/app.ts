@@ -61,9 +61,10 @@ export interface AppExtensions {
 export const emptyExtensions = (): AppExtensions => ({ chain: [], routes: [], emulator: [], legacy: [], other: [] });
 
 const CONTROL = /^\/_emulator/;
-const LEGACY = /^\/api\//;
+// Legacy paths match case-insensitively, their /api prefix too (docs/legacy.md).
+const LEGACY = /^\/api\//i;
 /** What no family above claims: file downloads, the console's pages. */
-const OTHER = /^(?!\/v3(\/|$)|\/mcp\/?$|\/_emulator|\/api\/)/;
+const OTHER = /^(?!\/v3(\/|$)|\/mcp\/?$|\/_emulator|\/[aA][pP][iI]\/)/;
 
 /**
  * The address's one route table: v3 operations and the OpenAPI document, MCP, the

@@ -14,7 +14,7 @@ import { runCall } from '../../pipeline';
 import { startMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/partition';
 import { buildInput } from './rest';
-import { readNodeJson } from '../web/body';
+import { declaresBody, readNodeJson } from '../web/body';
 import { errorParts, jsonParts, type Parts } from '../web/respond';
 import { callInfoFrom, headerValue } from './call-info';
 import type { RouteTable } from './route-table';
@@ -52,7 +52,9 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
         info,
         readInput: wantsBody(op)
           ? async (maxBytes) => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, await readNodeJson(req, maxBytes))
-          : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
+          : op.method !== 'GET' && declaresBody(h['content-length'], h['transfer-encoding'])
+            ? async (maxBytes) => (await readNodeJson(req, maxBytes), buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined))
+            : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
       });
       parts = answer.ok ? jsonParts(answer.status, answer.body, answer.headers) : errorParts(answer.error, requestId, answer.headers, emu.log);
     } catch (e) {

@@ -3,7 +3,7 @@ import { validationError } from '../../errors';
 import { runCall, type Answer } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
-import { readJson } from '../web/body';
+import { declaresBody, readJson } from '../web/body';
 import { coerceString } from './coerce';
 import { errorResponse, json } from '../web/respond';
 import type { RouteHandler } from './route-table';
@@ -52,7 +52,11 @@ export function restHandler(op: Operation): RouteHandler {
     const answer = await runCall(emu, {
       op,
       info,
-      readInput: async (maxBytes) => buildInput(op, () => new URL(req.url).searchParams, params, wantsBody ? await readJson(req, maxBytes) : undefined),
+      readInput: async (maxBytes) => {
+        // A route without a body still refuses one that is not JSON (4.1 rule 3); what it holds is ignored.
+        const body = wantsBody || (op.method !== 'GET' && declaresBody(req.headers.get('content-length'), req.headers.get('transfer-encoding'))) ? await readJson(req, maxBytes) : undefined;
+        return buildInput(op, () => new URL(req.url).searchParams, params, wantsBody ? body : undefined);
+      },
     });
     return restAnswer(answer, info.requestId, emu.log);
   };

@@ -30,6 +30,8 @@ export interface RouteSpec {
   op?: Operation;
   /** A pattern of its own, where the itty grammar cannot say it (an exact path). */
   regex?: RegExp;
+  /** The declaration a route was made from (a control route's), for the documents built from the table. */
+  declared?: object;
 }
 
 export interface Route extends RouteSpec {

@@ -139,10 +139,16 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
     server.keepAliveTimeout = 5_000;
     server.on('clientError', clientErrorAnswer);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+    } catch (e) {
+      // The other region may already listen: a failed start holds no port.
+      await closeAll(Object.values(servers));
+      throw e;
+    }
     servers[region] = server;
     addPort(policy, (server.address() as AddressInfo).port);
     urls[region] = `http://${hostForUrl(host)}:${(server.address() as AddressInfo).port}`;
@@ -152,15 +158,17 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   return {
     servers,
     urls,
-    close: () =>
-      Promise.all(
-        Object.values(servers).map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeAllConnections?.();
-            }),
-        ),
-      ).then(() => undefined),
+    close: () => closeAll(Object.values(servers)),
   };
 }
+
+const closeAll = (servers: Server[]): Promise<void> =>
+  Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections?.();
+        }),
+    ),
+  ).then(() => undefined);

@@ -115,6 +115,15 @@ export async function readNodeJson(req: IncomingMessage, limit: number): Promise
   return parseJsonBody((await readNodeBody(req, limit)).toString('utf8'), ct === undefined ? null : ct, false);
 }
 
+/**
+ * Whether a request declares a body (a length above zero, or chunked). Writes that take no body
+ * (complete, clears) still refuse one that is not JSON (4.1 rule 3: "A body that is not valid JSON
+ * gives 400"); GETs are left alone, so the read fast path never waits on a stream.
+ */
+export function declaresBody(contentLength: string | null | undefined, transferEncoding: string | null | undefined): boolean {
+  return (contentLength != null && contentLength !== '0') || transferEncoding != null;
+}
+
 function parseJsonBody(text: string, type: string | null, anyContentType: boolean): unknown {
   if (text.trim() === '') return undefined;
   if (!anyContentType && type !== null && !JSON_CONTENT.test(type)) {
