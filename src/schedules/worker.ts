@@ -71,6 +71,7 @@ export class ScheduleWorker {
             db.transaction(() => {
               if (stillDue(db, d.id, now)) startRun(ctx, d.id, false);
             }).immediate();
+            this.emu.changes.touch(d.workspace_id);
           } catch (e) {
             if (isBusy(e)) throw e; // another process holds the write lock: next tick
             // A bug must not stop the other runs nor be retried forever: the run fails, visibly.

@@ -1,6 +1,7 @@
-// The console is an ordinary client: /v3 with X-API-KEY (the picked key), /_emulator with
-// the admin token. Every answer comes back as it came: status, body, and for a refusal the
-// API's own error object, which pages show word for word.
+// The console calls the v3 operations through its own route family, /app/_/v3/... (the same
+// operations and answers, charged to no rate budget; src/console/api.ts), with X-API-KEY (the
+// picked key), and /_emulator with the admin token. Every answer comes back as it came:
+// status, body, and for a refusal the API's own error object, which pages show word for word.
 import { session } from './session';
 
 export interface ApiErrorBody {
@@ -44,11 +45,20 @@ async function call(method: string, path: string, headers: Record<string, string
   return { ok: res.ok, status: res.status, body: parsed, error };
 }
 
-/** A /v3 call as the picked key. */
-export function v3(method: string, path: string, body?: unknown): Promise<Answer> {
+/** The console's route of a /v3 path. */
+export const consolePath = (path: string) => `/app/_${path}`;
+
+/**
+ * A v3 operation as the picked key, through the console's route family. A restarted emulator
+ * has forgotten the browser's console session: loading a page shell gives a new one.
+ */
+export async function v3(method: string, path: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (session.key) headers['X-API-KEY'] = session.key;
-  return call(method, path, headers, body);
+  const a = await call(method, consolePath(path), headers, body);
+  if (a.status !== 401 || a.error?.code !== 'CONSOLE_SESSION_REQUIRED') return a;
+  await fetch('/app', { cache: 'no-store' }).catch(() => undefined);
+  return call(method, consolePath(path), headers, body);
 }
 
 /** A /_emulator call with the admin token when signed in. */

@@ -121,7 +121,7 @@ export function App() {
         ${NAV.map(([href, label]) => html`<li><a href=${href} aria-current=${path.startsWith(href) ? 'page' : undefined}>${label}</a></li>`)}
         ${adminUsable() && html`<li><a href="/app/emulator" aria-current=${path === '/app/emulator' ? 'page' : undefined}>Emulator</a></li>`}
       </ul>
-      ${live && html`<p class="clock muted">Emulator time <time datetime=${live.now} data-testid="emulator-now">${when(new Date(emulatorNow(live)).toISOString())}</time>${live.frozen ? ' (frozen)' : ''}</p>`}
+      ${live && html`<p class="clock muted">Emulator time <time datetime=${new Date(emulatorNow(live)).toISOString()} data-testid="emulator-now">${when(new Date(emulatorNow(live)).toISOString())}</time>${live.clock.frozen ? ' (frozen)' : ''}</p>`}
     </nav>
     <main id="main" tabindex="-1" ref=${main}>
       ${needsToken && path === '/app/emulator' ? html`<${SignIn} />` : !s.key && path !== '/app/emulator' ? html`<h1>Choose a key</h1><p>The console acts through the v3 API with an API key: pick one above or type one.</p>` : route(path, query)}

@@ -81,6 +81,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         if (control) adminGate(emu, req); // --no-admin: 404; --admin-token: 401 without it
         const routes = control ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
         const r = await first(routes, req, info, emu);
+        // A control write (reset, import, a member's default view...) may change any workspace's data.
+        if (r && control && req.method !== 'GET' && req.method !== 'HEAD' && r.ok) emu.changes.everything();
         if (r) return r;
       }
       const allowed = allowedMethods(emu.ops, path);
