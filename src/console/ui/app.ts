@@ -15,6 +15,8 @@ import { TemplateList, TemplatePage } from './pages/templates';
 import { MembersPage, GroupsPage, GroupPage } from './pages/people';
 import { MyWorkPage } from './pages/mywork';
 import { PanelPage, SignIn } from './pages/panel';
+import { ScheduleList, SchedulePage } from './pages/schedules';
+import { WebhooksPage } from './pages/webhooks';
 
 interface PickerKey {
   key: string;
@@ -74,6 +76,8 @@ const NAV: [string, string][] = [
   ['/app/my-work', 'My work'],
   ['/app/checklists', 'Checklists'],
   ['/app/templates', 'Templates'],
+  ['/app/schedules', 'Schedules'],
+  ['/app/webhooks', 'Webhooks'],
   ['/app/members', 'Members'],
   ['/app/groups', 'Groups'],
 ];
@@ -86,6 +90,9 @@ function route(path: string, query: URLSearchParams) {
   if (path === '/app/templates') return html`<${TemplateList} />`;
   if ((m = /^\/app\/templates\/([^/]+)$/.exec(path))) return html`<${TemplatePage} templateKey=${decodeURIComponent(m[1])} version=${query.get('version') ?? undefined} />`;
   if (path === '/app/my-work') return html`<${MyWorkPage} />`;
+  if (path === '/app/schedules') return html`<${ScheduleList} />`;
+  if ((m = /^\/app\/schedules\/([^/]+)$/.exec(path))) return html`<${SchedulePage} scheduleId=${decodeURIComponent(m[1])} />`;
+  if (path === '/app/webhooks') return html`<${WebhooksPage} />`;
   if (path === '/app/members') return html`<${MembersPage} />`;
   if (path === '/app/groups') return html`<${GroupsPage} />`;
   if ((m = /^\/app\/groups\/([^/]+)$/.exec(path))) return html`<${GroupPage} groupId=${decodeURIComponent(m[1])} />`;

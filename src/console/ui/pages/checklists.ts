@@ -8,6 +8,7 @@ import { useApi } from '../hooks';
 import { Loaded, Badge, Time, Wide, isOverdue } from '../parts';
 import { useLive, emulatorNow } from '../live';
 import { TaskPanel } from './task';
+import { ChecklistActions } from './manage';
 
 const STATUSES = ['', 'InProgress', 'Complete', 'Scheduled'];
 
@@ -114,11 +115,11 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
       <h1>${c.name}</h1>
       <p class="summary">
         <${Badge} kind=${c.status} testid="checklist-status">${c.status}<//> <${Progress} counts=${c.taskCounts} />
-        <span> · template</span> <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
+        <span> · template</span> <a href=${`${appPath(c.template?.url)}?version=${c.version}`}>${c.template?.name} v${c.version}</a>
         ${c.dueDateTime && html` · due <${Time} value=${c.dueDateTime} />`}
         ${c.isArchived && html` · <${Badge} kind="muted">archived<//>`}
-        ${(c.tags ?? []).length > 0 && html` · tags ${c.tags.join(', ')}`}
       </p>
+      <${ChecklistActions} c=${c} />
       <div class="split">
         <section class="task-list" aria-labelledby="tasks-h">
           <h2 id="tasks-h">Tasks</h2>

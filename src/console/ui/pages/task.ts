@@ -8,6 +8,7 @@ import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { Loaded, Refusal, Badge, Time, Wide, isOverdue, names } from '../parts';
 import { useLive, emulatorNow } from '../live';
+import { StandaloneActions } from './manage';
 
 const TEXT_TYPES = new Set(['ShortText', 'LongText', 'EmailInput', 'Website']);
 const LIST_TYPES = new Set(['MultiChoice', 'SubTasks']);
@@ -206,6 +207,25 @@ function People({ base, t }: { base: string; t: any }) {
   </section>`;
 }
 
+function Tags({ base, t }: { base: string; t: any }) {
+  const act = useAction();
+  const [tag, setTag] = useState('');
+  const tags: string[] = t.tags ?? [];
+  return html`<section aria-labelledby="task-tags-h">
+    <h3 id="task-tags-h">Tags</h3>
+    <p>${tags.length === 0 ? html`<span class="muted">none</span>` : tags.map((x) => html`<span class="badge badge-muted">${x} <button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/tags?name=${enc(x)}`), `Tag ${x} removed`)}>Remove<span class="sr-only"> tag ${x}</span></button></span> `)}</p>
+    <form class="inline" onSubmit=${(e: Event) => {
+      e.preventDefault();
+      void act.run(() => v3('POST', `${base}/tags`, { tags: [tag] }), `Tag ${tag} added`, () => setTag(''));
+    }}>
+      <label for="task-tag-input">Add a tag</label>
+      <input id="task-tag-input" value=${tag} onInput=${(e: Event) => setTag((e.target as HTMLInputElement).value)} />
+      <button type="submit">Add task tag</button>
+    </form>
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="tags" />`}
+  </section>`;
+}
+
 function StatusActions({ base, t }: { base: string; t: any }) {
   const act = useAction();
   const b = (label: string, method: string, suffix: string, done: string) =>
@@ -232,13 +252,14 @@ export function TaskPanel({ base }: { base: string }) {
         ${t.completedDateTime && html` · completed <${Time} value=${t.completedDateTime} />${t.completedBy ? ` by ${t.completedBy.name}` : ''}`}
         ${t.notApplicableDateTime && html` · not applicable since <${Time} value=${t.notApplicableDateTime} />`}
         ${t.checklist && html` · in <a href=${appPath(t.checklist.url)}>${t.checklist.name}</a>`}
-        ${(t.tags ?? []).length > 0 && html` · tags ${t.tags.join(', ')}`}
       </p>
       ${t.description && html`<p>${t.description}</p>`}
       ${!t.isHeading && html`<${StatusActions} base=${base} t=${t} />`}
       <section aria-labelledby="fields-h"><h3 id="fields-h">Fields</h3><${Fields} base=${base} fields=${t.fields ?? []} key=${base} /></section>
       ${!t.isHeading && html`<${People} base=${base} t=${t} />`}
+      ${!t.isHeading && html`<${Tags} base=${base} t=${t} />`}
       ${!t.isHeading && html`<${Comments} base=${base} comments=${t.comments ?? []} />`}
+      ${base.startsWith('/v3/tasks/') && html`<${StandaloneActions} t=${t} />`}
     </article>`}
   <//>`;
 }
