@@ -107,11 +107,14 @@ export function App() {
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
   const firstPath = useRef(path);
-  useEffect(() => onAnnounce(setMessage), []);
+  // Emptied first, so the same words twice in a row are announced twice (and each once).
+  useEffect(() => onAnnounce((m) => (setMessage(''), requestAnimationFrame(() => setMessage(m)))), []);
   useEffect(() => {
     // Moving to another page puts focus on its content (not on the first page load).
     if (firstPath.current === path) return;
     firstPath.current = '';
+    // A task's page focuses the task's heading itself once it has loaded (pages/task.ts).
+    if (/\/tasks\/[^/]+$/.test(path)) return;
     main.current?.focus();
   }, [path]);
   const needsToken = config.admin === 'token' && !s.token;

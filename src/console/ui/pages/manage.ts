@@ -31,7 +31,7 @@ export function RunChecklist({ templateKey, version, latest }: { templateKey: st
       <input id="run-name" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
       <label for="run-due">Due (UTC, optional)</label>
       <input id="run-due" type="datetime-local" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
-      <button type="submit" disabled=${act.busy}>Run checklist</button>
+      <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Run checklist</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" />`}
   </section>`;
@@ -113,7 +113,7 @@ export function NewStandaloneTask() {
       <textarea id="new-task-description" rows="2" value=${description} onInput=${(e: Event) => setDescription((e.target as HTMLTextAreaElement).value)}></textarea>
       <label for="new-task-due">Due (UTC, optional)</label>
       <input id="new-task-due" type="datetime-local" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
-      <button type="submit" disabled=${act.busy}>Create task</button>
+      <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create task</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new task" />`}
   </details>`;

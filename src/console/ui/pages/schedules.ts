@@ -40,7 +40,7 @@ function CreateSchedule() {
       <input id="schedule-start" type="datetime-local" step="1" value=${start} onInput=${(e: Event) => setStart((e.target as HTMLInputElement).value)} />
       <label for="schedule-frequency">Repeats</label>
       <select id="schedule-frequency" value=${frequency} onChange=${(e: Event) => setFrequency((e.target as HTMLSelectElement).value)}>${FREQUENCIES.map((f) => html`<option value=${f}>${f || 'once'}</option>`)}</select>
-      <button type="submit" disabled=${act.busy}>Create schedule</button>
+      <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create schedule</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new schedule" />`}
   </section>`;

@@ -1,7 +1,7 @@
 // One task (checklist task or standalone): status actions, fields answered by type, files,
 // table rows, assignees, due date, tags and comments. Every write is the v3 route and a
 // refusal is shown as the API words it.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
@@ -69,7 +69,7 @@ function FileField({ base, f }: { base: string; f: any }) {
           <button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/fields/${enc(f.key)}/files/${x.id}`), `Removed ${x.name}`)}>Remove<span class="sr-only"> ${x.name}</span></button></li>`,
       )}
     </ul>
-    <label>Add a file to ${f.name} <input type="file" onChange=${upload} disabled=${act.busy} /></label>
+    <label>Add a file to ${f.name} <input type="file" onChange=${upload} aria-disabled=${act.busy ? 'true' : undefined} /></label>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} />`}
   </div>`;
 }
@@ -134,7 +134,7 @@ function Fields({ base, fields }: { base: string; fields: any[] }) {
         ${h && html`<span id=${`${id}-hint`} class="muted hint">${h}</span>`}
       </div>`;
     })}
-    ${simple.length > 0 && html`<button type="submit" disabled=${act.busy}>Save fields</button>`}
+    ${simple.length > 0 && html`<button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Save fields</button>`}
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="PATCH fields" />`}
   </form>`;
 }
@@ -170,7 +170,7 @@ function Comments({ base, comments }: { base: string; comments: any[] }) {
       <textarea id="comment-text" rows="2" value=${text} onInput=${(e: Event) => setText((e.target as HTMLTextAreaElement).value)}></textarea>
       <label for="comment-mention">Mention and assign (names or emails, comma-separated)</label>
       <input id="comment-mention" value=${mention} onInput=${(e: Event) => setMention((e.target as HTMLInputElement).value)} />
-      <button type="submit" disabled=${act.busy}>Comment</button>
+      <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Comment</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="comment" />`}
   </section>`;
@@ -229,8 +229,8 @@ function Tags({ base, t }: { base: string; t: any }) {
 function StatusActions({ base, t }: { base: string; t: any }) {
   const act = useAction();
   const b = (label: string, method: string, suffix: string, done: string) =>
-    html`<button type="button" disabled=${act.busy} onClick=${() => act.run(() => v3(method, `${base}/${suffix}`), done)}>${label}</button>`;
-  return html`<div class="actions" role="group" aria-label="Task status">
+    html`<button type="button" aria-disabled=${act.busy ? 'true' : undefined} onClick=${() => act.run(() => v3(method, `${base}/${suffix}`), done)}>${label}</button>`;
+  return html`<div class="actions" role="group" aria-label="Task status" data-focus-group>
     ${t.status === 'Complete' ? b('Uncomplete', 'DELETE', 'complete', 'Task uncompleted') : b('Complete task', 'POST', 'complete', 'Task completed')}
     ${t.status === 'NotApplicable' ? b('Clear not applicable', 'DELETE', 'not-applicable', 'Not applicable cleared') : t.status !== 'Complete' && b('Not applicable', 'POST', 'not-applicable', 'Marked not applicable')}
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="status" />`}
@@ -239,6 +239,16 @@ function StatusActions({ base, t }: { base: string; t: any }) {
 
 export function TaskPanel({ base }: { base: string }) {
   const { answer } = useApi(() => v3('GET', base), [base]);
+  // Opening a task puts focus on its heading (and, on a narrow screen, the detail in view).
+  const focused = useRef('');
+  useEffect(() => {
+    if (!answer?.ok || focused.current === base) return;
+    focused.current = base;
+    const h = document.getElementById('task-h');
+    if (!h) return;
+    h.focus();
+    if (window.matchMedia('(max-width: 800px)').matches) h.scrollIntoView({ block: 'start' });
+  }, [answer, base]);
   const { live } = useLive();
   const now = emulatorNow(live);
   return html`<${Loaded} answer=${answer} what=${`GET ${base}`}>

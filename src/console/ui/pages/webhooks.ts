@@ -61,7 +61,7 @@ export function WebhooksPage() {
       <input id="hook-url" type="url" value=${url} onInput=${(e: Event) => setUrl((e.target as HTMLInputElement).value)} />
       <label for="hook-secret">Secret (optional)</label>
       <input id="hook-secret" type="password" autocomplete="off" value=${secret} onInput=${(e: Event) => setSecret((e.target as HTMLInputElement).value)} />
-      <button type="submit" disabled=${act.busy}>Add subscription</button>
+      <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Add subscription</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new subscription" />`}
     <${Loaded} answer=${answer} what="GET /v3/webhooks">
