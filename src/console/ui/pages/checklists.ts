@@ -87,14 +87,23 @@ function statusOf(t: any, now: number) {
   return out;
 }
 
-/** Keys of the stop tasks, from the template document of the checklist's version (the task resources do not say). */
-function useStopTasks(checklist: any): Set<string> {
+/**
+ * The template document of the checklist's version: the stop tasks (no task resource says
+ * which they are) and each field's options for its control. A key that may not export the
+ * template sees neither (the tasks' own Halted flags still show; fields fall back to text).
+ */
+function useTemplateDoc(checklist: any): { stops: Set<string>; defs: Map<string, any> } {
   const key = checklist?.ok ? checklist.body.template?.key : undefined;
   const version = checklist?.ok ? checklist.body.version : undefined;
   const { answer } = useApi(() => (key ? v3('GET', `/v3/templates/${enc(key)}/document?version=${version}`) : Promise.resolve({ ok: false, status: 0, body: undefined })), [key, version], 'none');
-  const out = new Set<string>();
-  if (answer?.ok) for (const t of answer.body?.tasks ?? []) if (t.isStop && typeof t.id === 'string') out.add(t.id.toLowerCase());
-  return out;
+  const stops = new Set<string>();
+  const defs = new Map<string, any>();
+  if (answer?.ok)
+    for (const t of answer.body?.tasks ?? []) {
+      if (t.isStop && typeof t.id === 'string') stops.add(t.id.toLowerCase());
+      for (const f of t.fields ?? []) if (typeof f.id === 'string') defs.set(f.id.toLowerCase(), f);
+    }
+  return { stops, defs };
 }
 
 /** The task list: each task a real checkbox (its name the label) that completes or uncompletes it. */
@@ -129,7 +138,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
   const checklist = useApi(() => v3('GET', path), [path]);
   const tasks = useApi(() => v3('GET', `${path}/tasks`), [path]);
   const attached = useApi(() => v3('GET', `${path}/attached-tasks`), [path]);
-  const stops = useStopTasks(checklist.answer);
+  const { stops, defs } = useTemplateDoc(checklist.answer);
   return html`<${Loaded} answer=${checklist.answer} what=${`GET ${path}`}>
     ${(c: any) => html`<div class="crumbs"><a href="/app/checklists">Checklists</a> › <span>${c.name}</span></div>
       <h1>${c.name}</h1>
@@ -156,7 +165,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
         </section>
         <section class="task-detail" aria-label="Selected task">
           ${taskKey
-            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} />`
+            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} defs=${defs} />`
             : html`<p class="muted">Choose a task to see its fields, assignees, due date and comments.</p>`}
         </section>
       </div>`}
