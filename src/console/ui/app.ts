@@ -17,6 +17,7 @@ import { MyWorkPage } from './pages/mywork';
 import { PanelPage, SignIn } from './pages/panel';
 import { ScheduleList, SchedulePage } from './pages/schedules';
 import { WebhooksPage } from './pages/webhooks';
+import { DataSetList, DataSetPage } from './pages/datasets';
 
 interface PickerKey {
   key: string;
@@ -76,6 +77,7 @@ const NAV: [string, string][] = [
   ['/app/my-work', 'My work'],
   ['/app/checklists', 'Checklists'],
   ['/app/templates', 'Templates'],
+  ['/app/data-sets', 'Data Sets'],
   ['/app/schedules', 'Schedules'],
   ['/app/webhooks', 'Webhooks'],
   ['/app/members', 'Members'],
@@ -93,6 +95,8 @@ function route(path: string, query: URLSearchParams) {
   if (path === '/app/schedules') return html`<${ScheduleList} />`;
   if ((m = /^\/app\/schedules\/([^/]+)$/.exec(path))) return html`<${SchedulePage} scheduleId=${decodeURIComponent(m[1])} />`;
   if (path === '/app/webhooks') return html`<${WebhooksPage} />`;
+  if (path === '/app/data-sets') return html`<${DataSetList} />`;
+  if ((m = /^\/app\/data-sets\/([^/]+)$/.exec(path))) return html`<${DataSetPage} setKey=${decodeURIComponent(m[1])} query=${query} />`;
   if (path === '/app/members') return html`<${MembersPage} />`;
   if (path === '/app/groups') return html`<${GroupsPage} />`;
   if ((m = /^\/app\/groups\/([^/]+)$/.exec(path))) return html`<${GroupPage} groupId=${decodeURIComponent(m[1])} />`;
