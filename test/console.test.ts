@@ -267,17 +267,32 @@ test('issue 17 bad input: a malformed or unknown key shows the API refusal; a ke
 
 test('issue 17: axe-core finds no serious violation at 1280 and 390 px; screenshots at both widths', async () => {
   const page = await tab();
+  const schedule = await s.api(KEYS.admin, 'POST', '/v3/schedules', { name: 'Axe schedule', templateKey: DEMO.vendor, timeZone: 'UTC', startDateTime: '2035-01-01T09:00:00', recurrence: { frequency: 'Daily' } });
+  assert.equal(schedule.status, 201, schedule.text);
+  const standalone = await s.api(KEYS.admin, 'POST', '/v3/tasks', { name: 'Axe standalone task' });
+  assert.equal(standalone.status, 201, standalone.text);
+  // Every page type the console has, at both widths.
   const pages: [string, string, string][] = [
     ['checklist', `/app/checklists/${DEMO.johnRoe}/tasks/${DEMO.tasks.collectDetails}`, 'Collect employee details'],
     ['panel', '/app/emulator', 'Emulator'],
     ['checklists', '/app/checklists', 'Checklists'],
+    ['templates', '/app/templates', 'Templates'],
     ['template', `/app/templates/${DEMO.onboarding}`, 'Employee Onboarding'],
     ['my-work', '/app/my-work', 'My work'],
+    ['standalone task', `/app/tasks/${standalone.body.key}`, 'Axe standalone task'],
+    ['members', '/app/members', 'Members'],
+    ['groups', '/app/groups', 'Groups'],
+    ['group', `/app/groups/${DEMO.groups.operations}`, 'Operations'],
+    ['schedules', '/app/schedules', 'Schedules'],
+    ['schedule', `/app/schedules/${schedule.body.id}`, 'Axe schedule'],
+    ['webhooks', '/app/webhooks', 'Webhooks'],
+    ['data sets', '/app/data-sets', 'Data Sets'],
+    ['data set', `/app/data-sets/${DEMO.offices}`, 'Offices'],
+    ['not found', '/app/nowhere', 'Not found'],
   ];
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
-    // At 390 px the two densest pages (the rest share their layout), to keep the run short.
-    for (const [name, path, heading] of width === 1280 ? pages : pages.slice(0, 2)) {
+    for (const [name, path, heading] of pages) {
       await page.goto(s.us + path);
       await page.getByRole('heading', { name: heading }).first().waitFor();
       await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' }).catch(() => {});
