@@ -233,7 +233,7 @@ test('issue 21 panel: a frozen clock makes no DOM change for 5 s; the clock card
     await card.getByLabel('Status').fill('2xx');
     await card.getByLabel('Route').fill(`/v3/checklists/${DEMO.janeDoe}`);
     await card.getByLabel('Key').fill("Mia's");
-    await card.getByText(/^1–50 of 5\d$/).waitFor();
+    await card.getByText(/^1–50 of (5[5-9]|[6-9]\d)$/).waitFor();
     assert.deepEqual([...new Set(await card.locator('tbody tr td:nth-child(3)').allTextContents())], [`/v3/checklists/${DEMO.janeDoe}`]);
     assert.deepEqual(page.errors, []);
     await page.close();

@@ -8,15 +8,15 @@ import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import { authenticate, CONSOLE_RULES, type CallInfo } from '../pipeline';
 import { allowedMethods, buildRestRouter } from '../transports/http/rest';
-import { CONSOLE_COOKIE, cookie, type ConsoleSessions } from './sessions';
+import { CONSOLE_COOKIE, cookie, type BrowserSession, type ConsoleSessions } from './sessions';
 
 export const API_PREFIX = '/app/_';
 
 /** Refused when the browser has no console session (a restart forgets them: the page loads a shell and tries again). */
-export function requireSession(sessions: ConsoleSessions, req: Request): void {
-  if (!sessions.browsers.get(cookie(req, CONSOLE_COOKIE))) {
-    throw new ApiError(401, 'CONSOLE_SESSION_REQUIRED', 'The /app/_ routes serve the web console in a browser that loaded one of its pages; API clients call /v3.');
-  }
+export function requireSession(sessions: ConsoleSessions, req: Request): BrowserSession {
+  const session = sessions.browsers.get(cookie(req, CONSOLE_COOKIE));
+  if (session) return session;
+  throw new ApiError(401, 'CONSOLE_SESSION_REQUIRED', 'The /app/_ routes serve the web console in a browser that loaded one of its pages; API clients call /v3.');
 }
 
 export function consoleApi(emu0: Emulator) {
@@ -40,8 +40,13 @@ export function consoleApi(emu0: Emulator) {
   };
 }
 
-/** POST /app/_/feeds: a ticket for the page feed of the key's workspace (refusals as /v3 gives them). */
-export function feedTicket(emu: Emulator, sessions: ConsoleSessions, info: CallInfo): { feed: string } {
+/**
+ * POST /app/_/feeds: a ticket for the page feed of the key's workspace (refusals as /v3 gives
+ * them). The browser's session remembers the key, so its next page shell can carry that
+ * page's first data (preload.ts).
+ */
+export function feedTicket(emu: Emulator, sessions: ConsoleSessions, browser: BrowserSession, info: CallInfo): { feed: string } {
   const principal = authenticate(emu, info, CONSOLE_RULES);
+  browser.key = info.apiKey ?? undefined;
   return { feed: sessions.feeds.add(principal.workspace.id) };
 }

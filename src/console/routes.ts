@@ -11,6 +11,7 @@ import { clientBundle } from './bundle';
 import { liveStream, pageState, panelState } from './live';
 import { defaultKey } from './keys';
 import { API_PREFIX, consoleApi, feedTicket, requireSession } from './api';
+import { preload, type Preload } from './preload';
 import { ADMIN_COOKIE, CONSOLE_COOKIE, ConsoleSessions, cookie, setCookie } from './sessions';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -31,7 +32,7 @@ export function consoleConfig(emu: Emulator, region: 'US' | 'EU') {
 /** JSON inside <script type="application/json">: `<` escaped so no value can close the tag. */
 const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
-export function shell(config: unknown, version: string): string {
+export function shell(config: unknown, version: string, first?: Preload): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -40,7 +41,7 @@ export function shell(config: unknown, version: string): string {
 <title>Workflow Emulator console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app/_/app.${version}.css">
-<script id="wfe-config" type="application/json">${scriptJson(config)}</script>
+<script id="wfe-config" type="application/json">${scriptJson(config)}</script>${first ? `\n<script id="wfe-preload" type="application/json">${scriptJson(first)}</script>` : ''}
 <script type="module" src="/app/_/app.${version}.js"></script>
 </head>
 <body>
@@ -88,8 +89,8 @@ export function consoleRoutes(emu0: Emulator): ExtraRoute {
       }
       if (path === `${API_PREFIX}/feeds`) {
         if (method !== 'POST') throw methodNotAllowed(method, path, 'POST');
-        requireSession(sessions, req);
-        return json(200, feedTicket(emu, sessions, info), { 'X-Request-Id': info.requestId, 'Cache-Control': 'no-store' });
+        const browser = requireSession(sessions, req);
+        return json(200, feedTicket(emu, sessions, browser, info), { 'X-Request-Id': info.requestId, 'Cache-Control': 'no-store' });
       }
       if (path === `${API_PREFIX}/sign-in`) {
         if (method === 'DELETE') {
@@ -123,8 +124,10 @@ export function consoleRoutes(emu0: Emulator): ExtraRoute {
       if (path.startsWith(`${API_PREFIX}/`)) return undefined; // 404 NOT_FOUND from the app
       const b = await bundle();
       const page: Record<string, string> = { ...headers, 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
-      if (!sessions.browsers.get(cookie(req, CONSOLE_COOKIE))) page['Set-Cookie'] = setCookie(CONSOLE_COOKIE, sessions.browsers.add(true));
-      return new Response(shell(consoleConfig(emu, info.region), b.version), { status: 200, headers: page });
+      const browser = sessions.browsers.get(cookie(req, CONSOLE_COOKIE));
+      if (!browser) page['Set-Cookie'] = setCookie(CONSOLE_COOKIE, sessions.browsers.add({}));
+      const first = method === 'GET' ? await preload(api, emu, url.origin, info, browser?.key, path, url.searchParams) : undefined;
+      return new Response(shell(consoleConfig(emu, info.region), b.version, first), { status: 200, headers: page });
     } catch (e) {
       return errorResponse(e, info.requestId, path.startsWith(`${API_PREFIX}/v3/`) ? {} : SECURITY, emu.log);
     }

@@ -31,8 +31,13 @@ class Bounded<V> {
   }
 }
 
+/** A browser's console session: the key its pages last followed (for the first page's data, preload.ts). */
+export interface BrowserSession {
+  key?: string;
+}
+
 export class ConsoleSessions {
-  readonly browsers = new Bounded<true>();
+  readonly browsers = new Bounded<BrowserSession>();
   readonly feeds = new Bounded<number>();
   readonly admins = new Bounded<true>();
 }
@@ -52,5 +57,6 @@ export function cookie(req: Request, name: string): string | undefined {
 }
 
 /** HttpOnly and SameSite=Strict: no script reads it, no other site's page sends it. */
+/** The console session goes to every /app path (its page shells carry the first data); the admin sign-in only to /app/_ (the feeds). */
 export const setCookie = (name: string, value: string, maxAge?: number) =>
-  `${name}=${value}; Path=/app/_; HttpOnly; SameSite=Strict${maxAge !== undefined ? `; Max-Age=${maxAge}` : ''}`;
+  `${name}=${value}; Path=${name === CONSOLE_COOKIE ? '/app' : '/app/_'}; HttpOnly; SameSite=Strict${maxAge !== undefined ? `; Max-Age=${maxAge}` : ''}`;

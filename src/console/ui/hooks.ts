@@ -2,7 +2,7 @@
 // the workspace's data moved (debounced, so a burst of writes costs one re-read), when a
 // stamp the caller watches moves (the panel's journal), or on demand. A re-read keeps the
 // last answer on screen until the new one arrives (no "Loading…" flash).
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type Answer } from './api';
 import { session } from './session';
 import { useLive } from './live';
@@ -34,7 +34,8 @@ export function useApi<T = any>(load: () => Promise<Answer<T>>, deps: unknown[],
   // The feed's timer calls the newest reload (the filters of now, not of when the stamp moved).
   const latest = useRef(reload);
   latest.current = reload;
-  useEffect(() => {
+  // Before the first paint: a read the page shell already carries (preload.ts) renders in the same frame.
+  useLayoutEffect(() => {
     setAnswer(undefined);
     reload();
   }, [reload]);
