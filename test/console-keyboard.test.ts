@@ -137,3 +137,21 @@ test('issue 21 details: the checklist list filters live in the URL and a reload 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('issue 21 details: on a narrow screen, opening a task scrolls its detail into view', async () => {
+  const page = await browser.tab();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${s.us}/app/checklists/${DEMO.janeDoe}`);
+  const link = page.getByRole('link', { name: 'First day welcome' });
+  await link.scrollIntoViewIfNeeded();
+  await link.click();
+  await page.getByRole('heading', { level: 2, name: 'First day welcome' }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'task-h');
+  const box = await page.evaluate(() => {
+    const r = document.getElementById('task-h')!.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: innerHeight };
+  });
+  assert.ok(box.top >= 0 && box.bottom <= box.height, `the task heading is on screen: ${JSON.stringify(box)}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
