@@ -57,6 +57,17 @@ test('issue 21: a checklist run from a template in the page, its first task answ
   const direct = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: DEMO.vendor, name: '' });
   assert.equal(direct.status, 400);
   await page.getByTestId('refusal').filter({ hasText: direct.body.error.message }).waitFor();
+  // A template with a parameter: the run form asks for it, and the field it fills reads it back.
+  await page.goto(`${s.us}/app/templates/${DEMO.onboarding}`);
+  await page.getByLabel('Checklist name').fill('Console run: Ann Lee');
+  await page.getByLabel('Parameter employeeName').fill('Ann Lee');
+  await page.getByRole('button', { name: 'Run checklist' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Console run: Ann Lee' }).waitFor();
+  const annKey = /\/app\/checklists\/([^/?]+)/.exec(page.url())![1];
+  const annTasks = await s.api(KEYS.admin, 'GET', `/v3/checklists/${annKey}/tasks`);
+  const details = annTasks.body.tasks.find((t: { name: string }) => t.name === 'Collect employee details');
+  const detail = await s.api(KEYS.admin, 'GET', `/v3/checklists/${annKey}/tasks/${details.key}`);
+  assert.equal(detail.body.fields.find((f: { name: string }) => f.name === 'Employee name').value, 'Ann Lee');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

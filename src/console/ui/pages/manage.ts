@@ -18,6 +18,14 @@ export function RunChecklist({ templateKey, version, latest }: { templateKey: st
   const act = useAction();
   const [name, setName] = useState('');
   const [due, setDue] = useState('');
+  const [params, setParams] = useState<Record<string, string>>({});
+  // The parameters its document declares (its `parameters`, and fields filled from one), as text inputs.
+  const doc = useApi(() => v3('GET', `/v3/templates/${enc(templateKey)}/document?version=${version}`), [templateKey, version], 'none');
+  const names = new Set<string>();
+  if (doc.answer?.ok) {
+    for (const p of doc.answer.body?.parameters ?? []) if (typeof p?.name === 'string') names.add(p.name);
+    for (const t of doc.answer.body?.tasks ?? []) for (const f of t.fields ?? []) if (typeof f.valueFrom?.parameter === 'string') names.add(f.valueFrom.parameter);
+  }
   return html`<section aria-labelledby="run-h" class="card">
     <h2 id="run-h">Run a checklist</h2>
     <form class="inline" onSubmit=${(e: Event) => {
@@ -25,12 +33,16 @@ export function RunChecklist({ templateKey, version, latest }: { templateKey: st
       const body: Record<string, unknown> = { templateKey, name };
       if (!latest) body.version = version;
       if (due) body.dueDateTime = utcInstant(due);
+      const given = Object.entries(params).filter(([, v]) => v !== '');
+      if (given.length) body.parameters = Object.fromEntries(given);
       void act.run(() => v3('POST', '/v3/checklists', body), `Checklist ${name} started`, (a) => navigate(appPath(a.body.url)));
     }}>
       <label for="run-name">Checklist name</label>
       <input id="run-name" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
       <label for="run-due">Due (UTC, optional)</label>
       <input id="run-due" type="datetime-local" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
+      ${[...names].map((p) => html`<label for=${`run-param-${p}`}>Parameter ${p}</label>
+        <input id=${`run-param-${p}`} value=${params[p] ?? ''} onInput=${(e: Event) => setParams({ ...params, [p]: (e.target as HTMLInputElement).value })} />`)}
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Run checklist</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" />`}
