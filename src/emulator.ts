@@ -18,6 +18,7 @@ import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
 import { FaultList } from './faults/list';
 import type { InstanceSettings } from './instances/settings';
+import { ChangeSignals } from './platform/changes';
 
 export interface EmulatorOptions {
   db?: string;
@@ -75,6 +76,8 @@ export class Emulator {
   readonly journal = new RequestJournal();
   /** Injected faults (src/faults, /_emulator/faults): none unless asked for; reset clears them. */
   readonly faults = new FaultList();
+  /** Which workspace's data changed, for the console's change feed (platform/changes.ts). */
+  readonly changes = new ChangeSignals();
   /** The contract self-check (src/contract/check.ts), when asked for. */
   readonly contract?: ContractChecker;
 

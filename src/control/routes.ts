@@ -155,7 +155,10 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
         if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw validationError(`limit must be a whole number from 1 to ${emu.journal.capacity}.`, 'limit');
         limit = Math.min(Number(raw), emu.journal.capacity);
       }
-      return ok({ items: emu.journal.last(limit), capacity: emu.journal.capacity });
+      // The console's own requests (/app) only with ?console=true, so a test's journal stays its own.
+      const withConsole = url.searchParams.get('console');
+      if (withConsole !== null && withConsole !== 'true' && withConsole !== 'false') throw validationError('console must be true or false.', 'console');
+      return ok({ items: emu.journal.last(limit, withConsole === 'true'), capacity: emu.journal.capacity });
     },
     DELETE: (_req, emu) => {
       emu.journal.clear();

@@ -83,6 +83,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         // Legacy paths match case-insensitively, their /api prefix too (docs/legacy.md).
         const routes = control ? ext.emulator : LEGACY_PREFIX.test(path) ? ext.legacy : ext.other;
         const r = await first(routes, req, info, emu);
+        // A control write (reset, import, a member's default view...) may change any workspace's data.
+        if (r && control && req.method !== 'GET' && req.method !== 'HEAD' && r.ok) emu.changes.everything();
         if (r) return r;
       }
       const allowed = allowedMethods(emu.ops, path);

@@ -2,7 +2,7 @@
 import { Router, type IRequest } from 'itty-router';
 import { validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
-import { runCall, type Answer, type CallInfo } from '../../pipeline';
+import { runCall, V3_RULES, type Answer, type CallInfo, type Rules } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
 import { declaresBody, readJson } from './body';
@@ -51,7 +51,7 @@ export function restAnswer(answer: Answer, requestId: string, log: (l: string) =
   return errorResponse(answer.error, requestId, answer.headers, log);
 }
 
-export function restHandler(op: Operation) {
+export function restHandler(op: Operation, rules: Rules = V3_RULES) {
   const wantsBody = partitionOf(op).hasBody;
   return async (req: IRequest, call: HttpCall): Promise<Response> => {
     const { emu, info } = call;
@@ -64,15 +64,16 @@ export function restHandler(op: Operation) {
         const body = wantsBody || (op.method !== 'GET' && declaresBody(r.headers.get('content-length'), r.headers.get('transfer-encoding'))) ? await readJson(r, maxBytes) : undefined;
         return buildInput(op, () => new URL(req.url).searchParams, req.params, wantsBody ? body : undefined);
       },
-    });
+    }, rules);
     return restAnswer(answer, info.requestId, emu.log);
   };
 }
 
-export function buildRestRouter(ops: Operation[]) {
+/** The v3 routes; `rules` other than v3's serve the console's own family (src/console/api.ts). */
+export function buildRestRouter(ops: Operation[], rules: Rules = V3_RULES) {
   const router = Router<IRequest, [HttpCall]>();
   for (const op of ops) {
-    const handler = restHandler(op);
+    const handler = restHandler(op, rules);
     const add = (path: string) => {
       switch (op.method) {
         case 'GET': router.get(path, handler); break;
