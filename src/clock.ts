@@ -27,6 +27,10 @@ export class Clock {
   get frozen(): boolean {
     return this.frozenAt !== null;
   }
+  /** How far a running clock is from real time (what a set or an advance moved). */
+  get offset(): number {
+    return this.offsetMs;
+  }
 }
 
 /** Output dates are always UTC ending Z (spec v3 4.1 rule 6). */

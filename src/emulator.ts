@@ -15,6 +15,7 @@ import { RequestJournal } from './platform/journal';
 import { SqliteIdempotencyStore } from './platform/idempotency';
 import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
+import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
 
@@ -118,6 +119,8 @@ export class Emulator {
   readonly journal = new RequestJournal();
   /** Injected faults (src/faults, /_emulator/faults): none unless asked for; reset clears them. */
   readonly faults = new FaultList();
+  /** Which workspace's data changed, for the console's change feed (platform/changes.ts). */
+  readonly changes = new ChangeSignals();
   /** The contract self-check (src/contract/check.ts), when asked for. */
   readonly contract?: ContractChecker;
   /** When this emulator was made (real time), for the health route's uptime. */

@@ -1,29 +1,68 @@
-// /app/_/live: a Server-Sent Events feed that says when something changed, so pages re-read
-// what they show without a reload. One connection per open page (polling would fill the
-// request journal with the console's own requests). It carries no data, only stamps:
-// `data` (SQLite's total_changes(): every write, webhook deliveries included), the
-// emulator clock, and the journal's newest entry.
+// The console's change feeds (Server-Sent Events). Each says only that something a page
+// shows changed, never what; an event goes out only when its stamp moves, so an idle page
+// receives nothing and sends nothing (a comment every 15 s keeps the connection open).
+// - The page feed (/app/_/live?feed=<ticket>): the data of the ticket's workspace
+//   (platform/changes.ts) and the emulator clock. No request ids, nothing of another
+//   workspace; open under --no-admin too, since pages follow changes there as well.
+// - The panel feed (/app/_/live/panel, behind the admin gate): the clock, the request
+//   journal (the API's requests; the console's own separately) and every write of the
+//   emulator (webhook deliveries included), for the panel's cards.
+// The clock's stamp is its value when frozen and its offset from real time when running:
+// a running clock moves by itself (the page adds the offset to its own clock) and a
+// frozen one is still, so neither emits until someone sets, advances, freezes or
+// unfreezes it.
 import type { Emulator } from '../emulator';
 import { iso } from '../clock';
 
 const TICK_MS = 250;
 const HEARTBEAT_MS = 15_000;
 
-export function liveState(emu: Emulator) {
-  const now = emu.clock.now();
-  const newest = emu.journal.last(1)[0];
+export interface ClockStamp {
+  now: string;
+  frozen: boolean;
+  /** Running: the emulator's clock minus real time, in ms (0 unless set or advanced). */
+  offsetMs: number;
+}
+
+export function clockStamp(emu: Emulator): ClockStamp {
+  const frozen = emu.clock.frozen;
+  return { now: iso(emu.clock.now())!, frozen, offsetMs: frozen ? 0 : Math.round(emu.clock.offset) };
+}
+
+/** The part of the clock that says it was moved (not `now` while running). */
+const clockKey = (c: ClockStamp) => (c.frozen ? `f${c.now}` : `r${c.offsetMs}`);
+
+const dataVersions = new WeakMap<Emulator, number>();
+/**
+ * Another process writing the same database file (`wfe mcp --db F` beside `wfe serve --db F`)
+ * moves PRAGMA data_version; whose data it was is unknown, so every page re-reads.
+ */
+function watchOtherProcesses(emu: Emulator): void {
+  const v = emu.db.pragma('data_version', { simple: true }) as number;
+  const before = dataVersions.get(emu);
+  dataVersions.set(emu, v);
+  if (before !== undefined && before !== v) emu.changes.everything();
+}
+
+export function pageState(emu: Emulator, workspaceId: number) {
+  watchOtherProcesses(emu);
+  return { data: emu.changes.stamp(workspaceId), clock: clockStamp(emu) };
+}
+
+export function panelState(emu: Emulator) {
+  watchOtherProcesses(emu);
   return {
-    data: (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n,
-    now: iso(now)!,
-    frozen: emu.clock.frozen,
-    // Whole seconds: a running clock moves every tick; only a set or advance should count.
-    offsetSeconds: Math.round((now - Date.now()) / 1000),
-    journal: `${emu.journal.size}:${newest?.requestId ?? ''}:${newest?.at ?? ''}`,
+    data: (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n + (dataVersions.get(emu) ?? 0),
+    clock: clockStamp(emu),
+    journal: emu.journal.stamp(false),
+    journalWithConsole: emu.journal.stamp(true),
   };
 }
 
+type State = { clock: ClockStamp } & Record<string, unknown>;
+
 /** `feeds` holds a stop function per open feed, so closing the emulator ends them all. */
-export function liveStream(emu: Emulator, req: Request, headers: Record<string, string>, feeds: Set<() => void>): Response {
+export function liveStream(emu: Emulator, req: Request, headers: Record<string, string>, feeds: Set<() => void>, read: () => State): Response {
   let stop = () => {};
   const enc = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -38,14 +77,13 @@ export function liveStream(emu: Emulator, req: Request, headers: Record<string, 
         }
       };
       const tick = () => {
-        let state: ReturnType<typeof liveState>;
+        let state: State;
         try {
-          state = liveState(emu);
+          state = read();
         } catch {
           return stop(); // the database closed under us
         }
-        const { now: _now, ...stamp } = state;
-        const key = JSON.stringify(stamp);
+        const key = JSON.stringify({ ...state, clock: clockKey(state.clock) });
         if (key !== last) {
           last = key;
           beat = Date.now();

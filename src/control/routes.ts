@@ -82,6 +82,7 @@ const journalEntry = z.object({
   durationMs: z.number(),
   region: z.enum(['US', 'EU']),
   fault: z.object({ rule: z.string(), kind: z.enum(['status', 'delay', 'drop']) }).optional(),
+  console: z.literal(true).optional(),
 });
 
 const BAD_BODY = { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] };
@@ -182,7 +183,10 @@ export const controlRoutes: ControlRoute[] = [
     method: 'GET',
     path: '/_emulator/journal',
     summary: 'The last requests, newest first',
-    query: { limit: { description: 'How many entries, 1 to the capacity (default 100).', schema: { type: 'integer', minimum: 1 } } },
+    query: {
+      limit: { description: 'How many entries, 1 to the capacity (default 100).', schema: { type: 'integer', minimum: 1 } },
+      console: { description: "true: the web console's own requests too.", schema: { type: 'boolean' } },
+    },
     output: z.object({ items: z.array(journalEntry), capacity: z.number().int() }),
     refusals: { 400: ['VALIDATION_ERROR'] },
     handler: (emu, { url }) => {
@@ -192,7 +196,10 @@ export const controlRoutes: ControlRoute[] = [
         if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) throw validationError(`limit must be a whole number from 1 to ${emu.journal.capacity}.`, 'limit');
         limit = Math.min(Number(raw), emu.journal.capacity);
       }
-      return { items: emu.journal.last(limit), capacity: emu.journal.capacity };
+      // The console's own requests (/app) only with ?console=true, so a test's journal stays its own.
+      const withConsole = url.searchParams.get('console');
+      if (withConsole !== null && withConsole !== 'true' && withConsole !== 'false') throw validationError('console must be true or false.', 'console');
+      return { items: emu.journal.last(limit, withConsole === 'true'), capacity: emu.journal.capacity };
     },
   }),
   defineControlRoute({

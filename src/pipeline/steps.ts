@@ -107,13 +107,24 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   if (!parsed.success) throw zodToApiError(parsed.error, raw);
   const input = parsed.data as Record<string, unknown>;
   const execute = (): Outcome => {
-    const result = isWrite(op) ? emu.db.transaction(() => op.handler(ctx, input))() : op.handler(ctx, input);
+    if (!isWrite(op)) return toOutcome(op, op.handler(ctx, input));
+    const before = totalChanges(emu);
+    const result = emu.db.transaction(() => op.handler(ctx, input))();
+    // Only a write that changed rows wakes the workspace's open console pages.
+    if (totalChanges(emu) !== before) emu.changes.touch(principal.workspace.id);
     return toOutcome(op, result);
   };
   if (isWrite(op) && info.idempotencyKey != null && emu.idempotency) {
     return emu.idempotency.run(ctx, op, input, info.idempotencyKey, execute);
   }
   return execute();
+}
+
+const totalChangesOf = new WeakMap<Emulator['db'], { get(): unknown }>();
+function totalChanges(emu: Emulator): number {
+  let st = totalChangesOf.get(emu.db);
+  if (!st) totalChangesOf.set(emu.db, (st = emu.db.prepare('SELECT total_changes()').pluck()));
+  return st.get() as number;
 }
 
 function toOutcome(op: Operation, result: unknown): Outcome {

@@ -48,3 +48,9 @@ export interface Rules {
 
 export const V3_RULES: Rules = { regional: true, charged: true, throttled: true, contract: true };
 export const LEGACY_RULES: Rules = { regional: false, charged: false, throttled: false, contract: false };
+
+/**
+ * The web console's own route family (/app/_/v3, src/console/api.ts): the same operations,
+ * refusals and contract, charged to no budget, as the service's web app spends no API budget.
+ */
+export const CONSOLE_RULES: Rules = { ...V3_RULES, charged: false };

@@ -14,6 +14,8 @@ export interface JournalEntry {
   region: 'US' | 'EU';
   /** Set when an injected fault (src/faults) answered, delayed or dropped the call. */
   fault?: { rule: string; kind: 'status' | 'delay' | 'drop' };
+  /** The web console's own traffic (/app: its pages, feed and API routes); hidden unless asked for. */
+  console?: true;
 }
 
 /** Filled in while a request runs; the pipeline sets keyName once the key is known. */
@@ -27,14 +29,17 @@ export interface JournalMark {
 }
 
 /** As kept in memory: the time stays a number until someone reads the journal. */
-type Stored = Omit<JournalEntry, 'at'> & { at: number };
+type Stored = Omit<JournalEntry, 'at'> & { at: number; seq: number };
 
-export class RequestJournal {
+/** One bounded ring of entries, newest last. */
+class Ring {
   private ring: (Stored | undefined)[];
   private next = 0;
-  private count = 0;
+  count = 0;
+  /** Entries ever recorded: moves on every record, even when the ring is full. */
+  recorded = 0;
 
-  constructor(readonly capacity = 1000) {
+  constructor(readonly capacity: number) {
     this.ring = new Array(capacity);
   }
 
@@ -42,16 +47,48 @@ export class RequestJournal {
     this.ring[this.next] = e;
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
+    this.recorded++;
   }
 
   /** The last `limit` entries, newest first. */
-  last(limit: number): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    for (let i = 1; i <= Math.min(limit, this.count); i++) {
-      const e = this.ring[(this.next - i + this.capacity) % this.capacity]!;
-      out.push({ ...e, at: new Date(e.at).toISOString() });
-    }
+  last(limit: number): Stored[] {
+    const out: Stored[] = [];
+    for (let i = 1; i <= Math.min(limit, this.count); i++) out.push(this.ring[(this.next - i + this.capacity) % this.capacity]!);
     return out;
+  }
+
+  clear(): void {
+    this.ring = new Array(this.capacity);
+    this.next = 0;
+    this.count = 0;
+  }
+}
+
+/**
+ * The API's requests in one ring, the console's own in another: a console left open
+ * never pushes a test's requests out of the journal.
+ */
+export class RequestJournal {
+  private readonly api: Ring;
+  private readonly console: Ring;
+  private seq = 0;
+
+  constructor(readonly capacity = 1000) {
+    this.api = new Ring(capacity);
+    this.console = new Ring(capacity);
+  }
+
+  record(e: Omit<Stored, 'seq'>): void {
+    const stored = e as Stored;
+    stored.seq = ++this.seq;
+    (e.console ? this.console : this.api).record(stored);
+  }
+
+  /** The last `limit` entries, newest first; the console's own only when asked for. */
+  last(limit: number, withConsole = false): JournalEntry[] {
+    let list = this.api.last(limit);
+    if (withConsole) list = [...list, ...this.console.last(limit)].sort((a, b) => b.seq - a.seq).slice(0, limit);
+    return list.map(({ seq: _seq, ...e }) => ({ ...e, at: new Date(e.at).toISOString() }));
   }
 
   /** Records a finished request (both HTTP paths call this, once per request). */
@@ -66,17 +103,22 @@ export class RequestJournal {
       durationMs: Math.round((performance.now() - mark.started) * 100) / 100,
       region,
       ...(mark.fault ? { fault: mark.fault } : {}),
+      ...(path === '/app' || path.startsWith('/app/') ? { console: true as const } : {}),
     });
   }
 
   get size(): number {
-    return this.count;
+    return this.api.count;
+  }
+
+  /** Moves whenever an entry is recorded (the console's when `withConsole`). */
+  stamp(withConsole = false): number {
+    return this.api.recorded + (withConsole ? this.console.recorded : 0);
   }
 
   clear(): void {
-    this.ring = new Array(this.capacity);
-    this.next = 0;
-    this.count = 0;
+    this.api.clear();
+    this.console.clear();
   }
 }
 

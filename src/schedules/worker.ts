@@ -102,6 +102,7 @@ export class ScheduleWorker {
             db.transaction(() => {
               if (stillDue(db, d.id, now)) startRun(ctx, d.id, false);
             })();
+            this.emu.changes.touch(d.workspace_id);
           } catch (e) {
             if (isBusy(e)) throw e;
             // A bug must not stop the other runs nor be retried forever: the run fails, visibly.

@@ -148,6 +148,7 @@ export class UpgradeWorker extends ClockWorker {
         if (injected === undefined) this.emu.log(`upgrades: rebuilding checklist ${c.key} on version ${job.target_version} failed: ${e instanceof Error ? e.stack : why}`);
       }
       if (injected !== undefined) this.failures.delete(c.key.toLowerCase());
+      this.emu.changes.touch(c.workspace_id);
     })();
   }
 }

@@ -15,6 +15,9 @@ import { TemplateList, TemplatePage } from './pages/templates';
 import { MembersPage, GroupsPage, GroupPage } from './pages/people';
 import { MyWorkPage } from './pages/mywork';
 import { PanelPage, SignIn } from './pages/panel';
+import { ScheduleList, SchedulePage } from './pages/schedules';
+import { WebhooksPage } from './pages/webhooks';
+import { DataSetList, DataSetPage } from './pages/datasets';
 
 interface PickerKey {
   key: string;
@@ -74,6 +77,9 @@ const NAV: [string, string][] = [
   ['/app/my-work', 'My work'],
   ['/app/checklists', 'Checklists'],
   ['/app/templates', 'Templates'],
+  ['/app/data-sets', 'Data Sets'],
+  ['/app/schedules', 'Schedules'],
+  ['/app/webhooks', 'Webhooks'],
   ['/app/members', 'Members'],
   ['/app/groups', 'Groups'],
 ];
@@ -86,6 +92,11 @@ function route(path: string, query: URLSearchParams) {
   if (path === '/app/templates') return html`<${TemplateList} />`;
   if ((m = /^\/app\/templates\/([^/]+)$/.exec(path))) return html`<${TemplatePage} templateKey=${decodeURIComponent(m[1])} version=${query.get('version') ?? undefined} />`;
   if (path === '/app/my-work') return html`<${MyWorkPage} />`;
+  if (path === '/app/schedules') return html`<${ScheduleList} />`;
+  if ((m = /^\/app\/schedules\/([^/]+)$/.exec(path))) return html`<${SchedulePage} scheduleId=${decodeURIComponent(m[1])} />`;
+  if (path === '/app/webhooks') return html`<${WebhooksPage} />`;
+  if (path === '/app/data-sets') return html`<${DataSetList} />`;
+  if ((m = /^\/app\/data-sets\/([^/]+)$/.exec(path))) return html`<${DataSetPage} setKey=${decodeURIComponent(m[1])} query=${query} />`;
   if (path === '/app/members') return html`<${MembersPage} />`;
   if (path === '/app/groups') return html`<${GroupsPage} />`;
   if ((m = /^\/app\/groups\/([^/]+)$/.exec(path))) return html`<${GroupPage} groupId=${decodeURIComponent(m[1])} />`;
@@ -100,11 +111,14 @@ export function App() {
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
   const firstPath = useRef(path);
-  useEffect(() => onAnnounce(setMessage), []);
+  // Emptied first, so the same words twice in a row are announced twice (and each once).
+  useEffect(() => onAnnounce((m) => (setMessage(''), requestAnimationFrame(() => setMessage(m)))), []);
   useEffect(() => {
     // Moving to another page puts focus on its content (not on the first page load).
     if (firstPath.current === path) return;
     firstPath.current = '';
+    // A task's page focuses the task's heading itself once it has loaded (pages/task.ts).
+    if (/\/tasks\/[^/]+$/.test(path)) return;
     main.current?.focus();
   }, [path]);
   const needsToken = config.admin === 'token' && !s.token;
@@ -121,7 +135,7 @@ export function App() {
         ${NAV.map(([href, label]) => html`<li><a href=${href} aria-current=${path.startsWith(href) ? 'page' : undefined}>${label}</a></li>`)}
         ${adminUsable() && html`<li><a href="/app/emulator" aria-current=${path === '/app/emulator' ? 'page' : undefined}>Emulator</a></li>`}
       </ul>
-      ${live && html`<p class="clock muted">Emulator time <time datetime=${live.now} data-testid="emulator-now">${when(new Date(emulatorNow(live)).toISOString())}</time>${live.frozen ? ' (frozen)' : ''}</p>`}
+      ${live && html`<p class="clock muted">Emulator time <time datetime=${new Date(emulatorNow(live)).toISOString()} data-testid="emulator-now">${when(new Date(emulatorNow(live)).toISOString())}</time>${live.clock.frozen ? ' (frozen)' : ''}</p>`}
     </nav>
     <main id="main" tabindex="-1" ref=${main}>
       ${needsToken && path === '/app/emulator' ? html`<${SignIn} />` : !s.key && path !== '/app/emulator' ? html`<h1>Choose a key</h1><p>The console acts through the v3 API with an API key: pick one above or type one.</p>` : route(path, query)}

@@ -13,6 +13,7 @@
 //   RunAndViewAssigned (both levels say "Run"); ViewOnly and ViewAssignedOnly never run.
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
+import { EXCLUSIVE_MESSAGE } from '../refusal-texts';
 
 export type ChecklistPermission = 'RunAndView' | 'ViewOnly' | 'RunAndViewAssigned' | 'ViewAssignedOnly';
 
@@ -230,9 +231,6 @@ export function keptOutByExclusive(ctx: Ctx, task: TaskLike): boolean {
   return !people.has(ctx.actor.member.id);
 }
 
-const EXCLUSIVE_MESSAGE =
-  'This task is assigned exclusively, and you are not one of its assignees: only its assignees and Administrators may change it. ' +
-  'An Administrator can assign you to the task or turn off its exclusive assignment.';
 
 /**
  * Complete / uncomplete / NA: run permission on the checklist (5.8 row 1); completing also needs

@@ -14,6 +14,7 @@ import { onDateFieldChanged } from './due';
 import { refreshChecklistStatus } from './status';
 import { answerableFields, fieldName, type TaskTarget } from './target';
 import { fieldView, fieldsOf, stateOf, storedAnswers } from './views';
+import { HALTED_FIELDS_MESSAGE } from '../refusal-texts';
 
 export const MAX_FIELDS_PER_CALL = 50;
 
@@ -38,7 +39,7 @@ export function getField(ctx: Ctx, t: TaskTarget, fieldKey: string) {
 function assertWritable(ctx: Ctx, t: TaskTarget): void {
   assertCanAnswer(ctx, t.task);
   if (stateOf(ctx, t).haltedTasks.has(t.task.key.toLowerCase())) {
-    throw conflict('The task is halted behind a stop task that is not complete; its fields cannot be changed yet. Complete the stop task first.');
+    throw conflict(HALTED_FIELDS_MESSAGE);
   }
 }
 

@@ -124,6 +124,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
       }
       for (const { route, params } of table.matches(req.method, path)) {
         const res = await route.handler(req, { emu, info, params });
+        // A control write (reset, import, a member's default view...) may change any workspace's data.
+        if (res && route.family === 'control' && req.method !== 'GET' && req.method !== 'HEAD' && res.ok) emu.changes.everything();
         if (res) return res;
       }
       throw unrouted(table, req.method, path);

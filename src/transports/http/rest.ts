@@ -1,6 +1,6 @@
 // v3 REST: a request's input read by the operation's partition, and the answer written.
 import { validationError } from '../../errors';
-import { runCall, type Answer } from '../../pipeline';
+import { runCall, V3_RULES, type Answer, type Rules } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
 import { declaresBody, readJson } from '../web/body';
@@ -45,8 +45,11 @@ export function restAnswer(answer: Answer, requestId: string, log: (l: string) =
   return errorResponse(answer.error, requestId, answer.headers, log);
 }
 
-/** A v3 operation's route handler on the fetch path (the node fast path runs the same call in native.ts). */
-export function restHandler(op: Operation): RouteHandler {
+/**
+ * A v3 operation's route handler on the fetch path (the node fast path runs the same call in
+ * native.ts); `rules` other than v3's serve the console's own family (src/console/api.ts).
+ */
+export function restHandler(op: Operation, rules: Rules = V3_RULES): RouteHandler {
   const wantsBody = partitionOf(op).hasBody;
   return async (req, { emu, info, params }) => {
     const answer = await runCall(emu, {
@@ -57,7 +60,7 @@ export function restHandler(op: Operation): RouteHandler {
         const body = wantsBody || (op.method !== 'GET' && declaresBody(req.headers.get('content-length'), req.headers.get('transfer-encoding'))) ? await readJson(req, maxBytes) : undefined;
         return buildInput(op, () => new URL(req.url).searchParams, params, wantsBody ? body : undefined);
       },
-    });
+    }, rules);
     return restAnswer(answer, info.requestId, emu.log);
   };
 }

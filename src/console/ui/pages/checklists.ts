@@ -5,9 +5,12 @@ import { useState } from 'preact/hooks';
 import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
-import { Loaded, Badge, Time, Wide, isOverdue } from '../parts';
+import { Loaded, Refusal, Badge, Time, Wide, isOverdue } from '../parts';
+import { useAction } from '../action';
+import { navigate } from '../router';
 import { useLive, emulatorNow } from '../live';
 import { TaskPanel } from './task';
+import { ChecklistActions } from './manage';
 
 const STATUSES = ['', 'InProgress', 'Complete', 'Scheduled'];
 
@@ -18,11 +21,12 @@ export function Progress({ counts }: { counts?: { total: number; complete: numbe
 }
 
 export function ChecklistList({ query }: { query: URLSearchParams }) {
-  const [status, setStatus] = useState(query.get('status') ?? '');
-  const [search, setSearch] = useState(query.get('search') ?? '');
-  const [archived, setArchived] = useState(false);
-  const [template, setTemplate] = useState(query.get('templateKey') ?? '');
-  const [applied, setApplied] = useState({ status, search, archived, template });
+  // The filters live in the URL (shareable, the back button works, a reload keeps them).
+  const applied = { status: query.get('status') ?? '', search: query.get('search') ?? '', archived: query.get('includeArchived') === 'true', template: query.get('templateKey') ?? '' };
+  const [status, setStatus] = useState(applied.status);
+  const [search, setSearch] = useState(applied.search);
+  const [archived, setArchived] = useState(applied.archived);
+  const [template, setTemplate] = useState(applied.template);
   const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
   const qs = new URLSearchParams({ pageSize: '100', sort: 'name' });
   if (applied.status) qs.set('status', applied.status);
@@ -36,7 +40,12 @@ export function ChecklistList({ query }: { query: URLSearchParams }) {
       aria-label="Filter checklists"
       onSubmit=${(e: Event) => {
         e.preventDefault();
-        setApplied({ status, search, archived, template });
+        const q = new URLSearchParams();
+        if (status) q.set('status', status);
+        if (template) q.set('templateKey', template);
+        if (search) q.set('search', search);
+        if (archived) q.set('includeArchived', 'true');
+        navigate(`/app/checklists${q.size ? `?${q}` : ''}`);
       }}
     >
       <label>Status <select value=${status} onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value)}>${STATUSES.map((s) => html`<option value=${s}>${s || 'any'}</option>`)}</select></label>
@@ -78,23 +87,44 @@ function statusOf(t: any, now: number) {
   return out;
 }
 
-/** Keys of the stop tasks, from the template document of the checklist's version (the task resources do not say). */
-function useStopTasks(checklist: any): Set<string> {
+/**
+ * The template document of the checklist's version: the stop tasks (no task resource says
+ * which they are) and each field's options for its control. A key that may not export the
+ * template sees neither (the tasks' own Halted flags still show; fields fall back to text).
+ */
+function useTemplateDoc(checklist: any): { stops: Set<string>; defs: Map<string, any> } {
   const key = checklist?.ok ? checklist.body.template?.key : undefined;
   const version = checklist?.ok ? checklist.body.version : undefined;
   const { answer } = useApi(() => (key ? v3('GET', `/v3/templates/${enc(key)}/document?version=${version}`) : Promise.resolve({ ok: false, status: 0, body: undefined })), [key, version], 'none');
-  const out = new Set<string>();
-  if (answer?.ok) for (const t of answer.body?.tasks ?? []) if (t.isStop && typeof t.id === 'string') out.add(t.id.toLowerCase());
-  return out;
+  const stops = new Set<string>();
+  const defs = new Map<string, any>();
+  if (answer?.ok)
+    for (const t of answer.body?.tasks ?? []) {
+      if (t.isStop && typeof t.id === 'string') stops.add(t.id.toLowerCase());
+      for (const f of t.fields ?? []) if (typeof f.id === 'string') defs.set(f.id.toLowerCase(), f);
+    }
+  return { stops, defs };
 }
 
+/** The task list: each task a real checkbox (its name the label) that completes or uncompletes it. */
 export function TaskRows({ tasks, checklistKey, selected, now, stops }: { tasks: any[]; checklistKey: string; selected?: string; now: number; stops?: Set<string> }) {
-  return html`<ol class="tasks">
+  const act = useAction();
+  const toggle = (t: any) => (e: Event) => {
+    const box = e.target as HTMLInputElement;
+    const done = t.status === 'Complete';
+    const path = `/v3/checklists/${enc(checklistKey)}/tasks/${enc(t.key)}/complete`;
+    void act.run(() => v3(done ? 'DELETE' : 'POST', path), done ? `${t.name}: uncompleted` : `${t.name}: completed`).then((a) => {
+      if (!a.ok) box.checked = done; // refused: the box shows the task as it still is
+    });
+  };
+  return html`${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="task" />`}
+  <ol class="tasks">
     ${tasks.map((t) =>
       t.isHeading
         ? html`<li class="heading" key=${t.key}><h3>${t.name}</h3></li>`
         : html`<li key=${t.key} class=${`task${t.key === selected ? ' selected' : ''}${t.isCurrentlyHidden ? ' hidden-task' : ''}`} data-task=${t.key}>
-            <a href=${`/app/checklists/${enc(checklistKey)}/tasks/${enc(t.key)}`} aria-current=${t.key === selected ? 'true' : undefined}>${t.name}</a>
+            <input type="checkbox" class="task-check" id=${`check-${t.key}`} checked=${t.status === 'Complete'} onChange=${toggle(t)} aria-labelledby=${`name-${t.key}`} />
+            <a id=${`name-${t.key}`} href=${`/app/checklists/${enc(checklistKey)}/tasks/${enc(t.key)}`} aria-current=${t.key === selected ? 'true' : undefined}>${t.name}</a>
             <span class="task-meta">${statusOf(t, now)}${stops?.has(t.key.toLowerCase()) ? html` <${Badge} kind="stop">Stop task<//>` : ''} ${t.dueDateTime && html`<span class="muted">due <${Time} value=${t.dueDateTime} /></span>`}</span>
           </li>`,
     )}
@@ -108,17 +138,17 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
   const checklist = useApi(() => v3('GET', path), [path]);
   const tasks = useApi(() => v3('GET', `${path}/tasks`), [path]);
   const attached = useApi(() => v3('GET', `${path}/attached-tasks`), [path]);
-  const stops = useStopTasks(checklist.answer);
+  const { stops, defs } = useTemplateDoc(checklist.answer);
   return html`<${Loaded} answer=${checklist.answer} what=${`GET ${path}`}>
     ${(c: any) => html`<div class="crumbs"><a href="/app/checklists">Checklists</a> › <span>${c.name}</span></div>
       <h1>${c.name}</h1>
       <p class="summary">
         <${Badge} kind=${c.status} testid="checklist-status">${c.status}<//> <${Progress} counts=${c.taskCounts} />
-        <span> · template</span> <a href=${appPath(c.template?.url)}>${c.template?.name}</a> v${c.version}
+        <span> · template</span> <a href=${`${appPath(c.template?.url)}?version=${c.version}`}>${c.template?.name} v${c.version}</a>
         ${c.dueDateTime && html` · due <${Time} value=${c.dueDateTime} />`}
         ${c.isArchived && html` · <${Badge} kind="muted">archived<//>`}
-        ${(c.tags ?? []).length > 0 && html` · tags ${c.tags.join(', ')}`}
       </p>
+      <${ChecklistActions} c=${c} />
       <div class="split">
         <section class="task-list" aria-labelledby="tasks-h">
           <h2 id="tasks-h">Tasks</h2>
@@ -135,7 +165,7 @@ export function ChecklistPage({ checklistKey, taskKey }: { checklistKey: string;
         </section>
         <section class="task-detail" aria-label="Selected task">
           ${taskKey
-            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} />`
+            ? html`<${TaskPanel} base=${`${path}/tasks/${enc(taskKey)}`} defs=${defs} />`
             : html`<p class="muted">Choose a task to see its fields, assignees, due date and comments.</p>`}
         </section>
       </div>`}

@@ -6,6 +6,7 @@ import { v3, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { Loaded, Refusal, Badge, Time, Wide, names } from '../parts';
+import { NewStandaloneTask } from './manage';
 
 const STATUSES = ['Incomplete', 'DueToday', 'Overdue', 'DueInFuture', 'Halted', 'Snoozed', 'Complete', 'NotApplicable'];
 const SORTS = ['dueDateTime:asc', 'dueDateTime:desc', 'name:asc', 'name:desc', 'checklistName:asc', 'templateName:asc', 'commentCount:desc'];
@@ -53,6 +54,7 @@ export function MyWorkPage() {
   };
   const refs = () => Object.values(picked).map((w: any) => (w.isStandalone ? { taskKey: w.key, ...(w.checklist ? { checklistKey: w.checklist.key } : {}) } : { taskKey: w.key, checklistKey: w.checklist?.key }));
   return html`<h1>My work</h1>
+    <${NewStandaloneTask} />
     ${views.answer?.ok && html`<label>Saved view <select value=${viewKey} onChange=${(e: Event) => chooseView((e.target as HTMLSelectElement).value)}>
       <option value="">(filters below)</option>
       ${viewList.map((v) => html`<option value=${v.key}>${v.name}${v.isDefault ? ' (default)' : ''}</option>`)}

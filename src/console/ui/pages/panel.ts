@@ -1,14 +1,18 @@
 // The emulator's own panel (/_emulator control routes): clock, reset, export and import,
 // the live request journal, webhook deliveries with their exact bodies, headers (the
 // signature), attempts, and replay. With --admin-token every call carries the token.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
 import { admin, enc } from '../api';
 import { useApi, useSession } from '../hooks';
 import { session } from '../session';
 import { useAction } from '../action';
-import { useLive } from '../live';
-import { Loaded, Refusal, Badge, Time, Wide, when } from '../parts';
+import { usePanelLive, emulatorNow, type PanelState } from '../live';
+import { config } from '../config';
+import { Refusal, Badge, Time, Wide, when } from '../parts';
+
+/** POST /app/_/sign-in with the token: the cookie that lets the panel's EventSource through the gate. */
+export const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
 
 export function SignIn() {
   const s = useSession();
@@ -18,7 +22,7 @@ export function SignIn() {
     <p>This emulator runs with <code>--admin-token</code>: the panel needs that token.</p>
     <form onSubmit=${async (e: Event) => {
       e.preventDefault();
-      const res = await fetch('/_emulator/clock', { headers: { Authorization: `Bearer ${token.trim()}` } });
+      const res = await signIn(token);
       if (res.ok) {
         setRefused(undefined);
         s.setToken(token);
@@ -31,20 +35,20 @@ export function SignIn() {
     ${refused && html`<${Refusal} status=${refused.status} error=${refused.error} what="sign-in" />`}`;
 }
 
-function Clock() {
-  const { live } = useLive();
-  const clock = useApi(() => admin('GET', '/_emulator/clock'), [live?.offsetSeconds, live?.frozen], 'none');
+/** The clock as the panel feed states it: rendered in place, changed only when someone moves the clock. */
+function Clock({ live }: { live?: PanelState }) {
   const act = useAction();
   const [now, setNow] = useState('');
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState('days');
+  const c = live?.clock;
   return html`<section aria-labelledby="clock-h" class="card">
     <h2 id="clock-h">Clock</h2>
-    <${Loaded} answer=${clock.answer} what="clock">${(c: any) => html`<p>Now <strong><time datetime=${c.now} data-testid="clock-now">${when(c.now)}</time></strong> ${c.frozen ? html`<${Badge} kind="halted">frozen<//>` : html`<${Badge} kind="muted">running<//>`} <span class="muted">(${c.offsetSeconds} s from real time)</span></p>
-      <button type="button" onClick=${() => act.run(() => admin('PUT', '/_emulator/clock', { frozen: !c.frozen }), c.frozen ? 'Clock running' : 'Clock frozen', clock.reload)}>${c.frozen ? 'Unfreeze' : 'Freeze'}</button>`}<//>
+    <p>Now <strong><time datetime=${c ? new Date(emulatorNow(live)).toISOString() : ''} data-testid="clock-now">${c ? when(new Date(emulatorNow(live)).toISOString()) : '…'}</time></strong> ${c?.frozen ? html`<${Badge} kind="halted">frozen<//>` : html`<${Badge} kind="muted">running<//>`} <span class="muted">(${c ? Math.round(c.offsetMs / 1000) : 0} s from real time${c?.frozen ? ' when frozen' : ''})</span></p>
+    <button type="button" disabled=${!c} onClick=${() => act.run(() => admin('PUT', '/_emulator/clock', { frozen: !c!.frozen }), c!.frozen ? 'Clock running' : 'Clock frozen')}>${c?.frozen ? 'Unfreeze' : 'Freeze'}</button>
     <form class="inline" onSubmit=${(e: Event) => {
       e.preventDefault();
-      void act.run(() => admin('POST', '/_emulator/clock/advance', { [unit]: Number(amount) }), `Clock advanced ${amount} ${unit}`, clock.reload);
+      void act.run(() => admin('POST', '/_emulator/clock/advance', { [unit]: Number(amount) }), `Clock advanced ${amount} ${unit}`);
     }}>
       <label for="adv-amount">Advance by</label>
       <input id="adv-amount" type="number" min="0" step="any" value=${amount} onInput=${(e: Event) => setAmount((e.target as HTMLInputElement).value)} />
@@ -54,7 +58,7 @@ function Clock() {
     </form>
     <form class="inline" onSubmit=${(e: Event) => {
       e.preventDefault();
-      void act.run(() => admin('PUT', '/_emulator/clock', { now }), `Clock set to ${now}`, clock.reload);
+      void act.run(() => admin('PUT', '/_emulator/clock', { now }), `Clock set to ${now}`);
     }}>
       <label for="set-now">Set to (ISO 8601)</label>
       <input id="set-now" placeholder="2026-01-31T09:00:00Z" value=${now} onInput=${(e: Event) => setNow((e.target as HTMLInputElement).value)} />
@@ -96,19 +100,48 @@ function Database() {
   </section>`;
 }
 
-function Journal() {
+const PAGE = 50;
+
+/** Previous and next over a list read whole (the journal keeps 1,000 entries; deliveries are read up to 1,000). */
+function Pager({ label, total, page, setPage }: { label: string; total: number; page: number; setPage: (n: number) => void }) {
+  const last = Math.max(0, Math.ceil(total / PAGE) - 1);
+  return html`<nav class="pager" aria-label=${`${label} pages`}>
+    <button type="button" class="small" disabled=${page <= 0} onClick=${() => setPage(page - 1)}>Previous<span class="sr-only"> ${label}</span></button>
+    <span>${total === 0 ? 'none' : `${page * PAGE + 1}–${Math.min(total, (page + 1) * PAGE)} of ${total}`}</span>
+    <button type="button" class="small" disabled=${page >= last} onClick=${() => setPage(page + 1)}>Next<span class="sr-only"> ${label}</span></button>
+  </nav>`;
+}
+
+const statusMatches = (want: string, status: number) => !want || (/^[1-5]xx$/i.test(want) ? String(status)[0] === want[0] : String(status) === want.trim());
+
+function Journal({ live }: { live?: PanelState }) {
   const [mine, setMine] = useState(false);
-  const j = useApi(() => admin('GET', '/_emulator/journal?limit=200'), [], 'journal');
+  const [key, setKey] = useState('');
+  const [route, setRoute] = useState('');
+  const [status, setStatus] = useState('');
+  const [page, setPage] = useState(0);
+  const j = useApi(() => admin('GET', `/_emulator/journal?limit=1000${mine ? '&console=true' : ''}`), [mine], mine ? live?.journalWithConsole : live?.journal);
+  const filter = (f: (v: string) => void) => (e: Event) => {
+    f((e.target as HTMLInputElement).value);
+    setPage(0);
+  };
   return html`<section aria-labelledby="journal-h" class="card">
     <h2 id="journal-h">Request journal <span class="muted">(live)</span></h2>
-    <label class="check"><input type="checkbox" checked=${mine} onChange=${(e: Event) => setMine((e.target as HTMLInputElement).checked)} /> show the console's own page loads</label>
-    <${Loaded} answer=${j.answer} what="journal">${(b: any) => {
-      const items = (b.items as any[]).filter((e) => mine || !e.path.startsWith('/app'));
-      return html`<${Wide} label="Request journal"><table data-testid="journal">
+    <form class="filters" aria-label="Filter the journal" onSubmit=${(e: Event) => e.preventDefault()}>
+      <label>Key <input value=${key} onInput=${filter(setKey)} placeholder="key name" /></label>
+      <label>Route <input value=${route} onInput=${filter(setRoute)} placeholder="/v3/checklists" /></label>
+      <label>Status <input value=${status} onInput=${filter(setStatus)} placeholder="200 or 4xx" size="6" /></label>
+      <label class="check"><input type="checkbox" checked=${mine} onChange=${(e: Event) => (setMine((e.target as HTMLInputElement).checked), setPage(0))} /> show the console's own requests</label>
+    </form>
+    ${!j.answer ? html`<p class="muted" aria-busy="true">Loading…</p>` : !j.answer.ok ? html`<${Refusal} status=${j.answer.status} error=${j.answer.error!} what="journal" />` : (() => {
+      const items = (j.answer.body.items as any[]).filter((e) => (!key || (e.keyName ?? '').toLowerCase().includes(key.toLowerCase())) && (!route || e.path.includes(route)) && statusMatches(status, e.status));
+      const shown = items.slice(page * PAGE, (page + 1) * PAGE);
+      return html`<${Pager} label="journal" total=${items.length} page=${page} setPage=${setPage} />
+        <${Wide} label="Request journal"><table data-testid="journal">
         <thead><tr><th scope="col">At</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Key</th><th scope="col">ms</th><th scope="col">Region</th></tr></thead>
-        <tbody>${items.slice(0, 100).map((e) => html`<tr><td><${Time} value=${e.at} /></td><td>${e.method}</td><td class="path">${e.path}</td><td>${e.status}</td><td>${e.keyName ?? ''}</td><td>${e.durationMs}</td><td>${e.region}</td></tr>`)}</tbody>
+        <tbody>${shown.map((e) => html`<tr key=${e.requestId + e.at}><td><${Time} value=${e.at} /></td><td>${e.method}</td><td class="path">${e.path}${e.console ? html` <${Badge} kind="muted">console<//>` : ''}</td><td>${e.status}</td><td>${e.keyName ?? ''}</td><td>${e.durationMs}</td><td>${e.region}</td></tr>`)}</tbody>
       </table><//>`;
-    }}<//>
+    })()}
   </section>`;
 }
 
@@ -145,24 +178,50 @@ function Delivery({ d }: { d: any }) {
   </li>`;
 }
 
-function Deliveries() {
+const DELIVERY_STATUSES = ['', 'pending', 'delivered', 'failed', 'dropped'];
+
+function Deliveries({ live }: { live?: PanelState }) {
   const [type, setType] = useState('');
-  const q = type ? `&eventType=${enc(type)}` : '';
-  const list = useApi(() => admin('GET', `/_emulator/webhooks/deliveries?limit=50${q}`), [q]);
+  const [status, setStatus] = useState('');
+  const [subscription, setSubscription] = useState('');
+  const [page, setPage] = useState(0);
+  const q = new URLSearchParams({ limit: '1000' });
+  if (type) q.set('eventType', type);
+  if (status) q.set('status', status);
+  if (subscription) q.set('subscription', subscription);
+  const list = useApi(() => admin('GET', `/_emulator/webhooks/deliveries?${q}`), [q.toString()], live?.data);
+  const filter = (f: (v: string) => void) => (e: Event) => {
+    f((e.target as HTMLInputElement).value.trim());
+    setPage(0);
+  };
   return html`<section aria-labelledby="deliveries-h" class="card">
     <h2 id="deliveries-h">Webhook deliveries <span class="muted">(live)</span></h2>
-    <label>Event type <input value=${type} placeholder="e.g. task_completed" onInput=${(e: Event) => setType((e.target as HTMLInputElement).value.trim())} /></label>
-    <${Loaded} answer=${list.answer} what="deliveries">${(b: any) =>
-      b.items.length === 0 ? html`<p class="muted">No deliveries yet. Subscribe with POST /v3/webhooks.</p>` : html`<ul class="deliveries">${b.items.map((d: any) => html`<${Delivery} d=${d} key=${d.id} />`)}</ul>`}<//>
+    <form class="filters" aria-label="Filter deliveries" onSubmit=${(e: Event) => e.preventDefault()}>
+      <label>Event type <input value=${type} placeholder="e.g. task_completed" onInput=${filter(setType)} /></label>
+      <label>Status <select value=${status} onChange=${filter(setStatus)}>${DELIVERY_STATUSES.map((x) => html`<option value=${x}>${x || 'any'}</option>`)}</select></label>
+      <label>Subscription <input value=${subscription} placeholder="subscription id" onInput=${filter(setSubscription)} /></label>
+    </form>
+    ${!list.answer ? html`<p class="muted" aria-busy="true">Loading…</p>` : !list.answer.ok ? html`<${Refusal} status=${list.answer.status} error=${list.answer.error!} what="deliveries" />` : list.answer.body.items.length === 0
+      ? html`<p class="muted">No deliveries yet. Subscribe with POST /v3/webhooks.</p>`
+      : html`<${Pager} label="deliveries" total=${list.answer.body.items.length} page=${page} setPage=${setPage} />
+        <ul class="deliveries">${list.answer.body.items.slice(page * PAGE, (page + 1) * PAGE).map((d: any) => html`<${Delivery} d=${d} key=${d.id} />`)}</ul>`}
   </section>`;
 }
 
 export function PanelPage() {
+  const s = useSession();
+  // With --admin-token the feed needs the sign-in cookie; a tab signed in before a restart signs in again.
+  const [ready, setReady] = useState(config.admin !== 'token');
+  useEffect(() => {
+    if (config.admin !== 'token' || !s.token) return;
+    void signIn(s.token).then((r) => (r.ok ? setReady(true) : s.setToken('')));
+  }, [s.token]);
+  const live = usePanelLive(ready);
   return html`<h1>Emulator</h1>
     <div class="panel-grid">
-      <${Clock} />
+      <${Clock} live=${live} />
       <${Database} />
     </div>
-    <${Deliveries} />
-    <${Journal} />`;
+    <${Deliveries} live=${live} />
+    <${Journal} live=${live} />`;
 }

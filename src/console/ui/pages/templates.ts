@@ -5,6 +5,7 @@ import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { Loaded, Badge, Time, Wide } from '../parts';
+import { RunChecklist, Upgrades } from './manage';
 
 export function TemplateList() {
   const [archived, setArchived] = useState(false);
@@ -32,6 +33,8 @@ export function TemplatePage({ templateKey, version }: { templateKey: string; ve
       <h1>${t.name}</h1>
       <p class="summary">version ${t.version}${t.isLatest ? ' (latest)' : ` of ${t.latestVersion}`}${t.isArchived ? ' · archived' : ''} · published <${Time} value=${t.createdDateTime} />${t.createdBy ? ` by ${t.createdBy.name}` : ''}</p>
       ${t.description && html`<p>${t.description}</p>`}
+      ${!t.isArchived && html`<${RunChecklist} templateKey=${t.key ?? templateKey} version=${t.version} latest=${!!t.isLatest} />`}
+      <${Upgrades} templateKey=${t.key ?? templateKey} version=${t.version} />
       <section aria-labelledby="tt-h"><h2 id="tt-h">Tasks</h2>
         <ol class="tasks">${(t.tasks ?? []).map((k: any) =>
           k.isHeading
