@@ -182,7 +182,7 @@ test('issue 22: keys are workspace data: a reset removes the keys made and resto
   refused(await whoAmI('gone-after-reset'), 401, 'INVALID_API_KEY');
   assert.equal((await whoAmI(KEYS.noperm)).status, 200);
   const after = (await ctl('GET', '/keys')).body.items;
-  assert.equal(after.length, s.emu.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get().n);
+  assert.equal(after.length, (s.emu.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n);
   assert.ok(!after.some((k: { name: string }) => /^Test key/.test(k.name)));
 });
 

@@ -497,6 +497,7 @@ export const dataSetOperations = [
     input: { dataSetKey: dataSetKey(), viewKey: keyOf('view').optional().describe('The view to export; the default view (All Records) when omitted.') },
     query: ['viewKey'],
     output: z.string().describe('The CSV text (sent as text/csv, not JSON).'),
+    contentType: 'text/csv',
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_VIEW_NOT_FOUND'],
     budget: 'standard',
     annotations: READ,

@@ -51,6 +51,8 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   bodyAs?: keyof S & string;
   /** The success body (the main status's); absent only when that status is 204. */
   output?: z.ZodType;
+  /** The success body's media type when it is not JSON (the CSV export: text/csv). */
+  contentType?: string;
   /** Refusals the operation itself gives (the pipeline's are derived). */
   refusals?: Refusal[];
   /** Success answers besides the main one, with the headers they carry. */
