@@ -122,6 +122,14 @@ export function buildProgram(): Command {
       for (const k of fixtureKeys(fixture)) process.stdout.write(`${keyLine(k)}\n`);
     });
 
+  program
+    .command('fidelity')
+    .description('Print which operations follow the service documentation and which we designed (docs/fidelity.md).')
+    .action(async () => {
+      const [{ fidelityMarkdown }, { operations }] = await Promise.all([import('./contract/fidelity'), import('./operations')]);
+      process.stdout.write(fidelityMarkdown(operations));
+    });
+
   addFixtureCommands(program);
   addVersionCommand(program);
   for (const add of commands) add(program);

@@ -136,6 +136,10 @@ function operationObject(op: Operation) {
     tags: [op.tag ?? 'Other'],
     ...(op.tool ? { 'x-mcp-tool': op.tool } : { 'x-mcp-tool-absent': op.noTool ?? 'no MCP tool' }),
     'x-rate-budget': op.budget,
+    // Where the behaviour comes from (docs/fidelity.md): the spec, our design, or both.
+    'x-fidelity': op.fidelity.mark,
+    'x-fidelity-source': op.fidelity.source,
+    ...(op.fidelity.designed ? { 'x-fidelity-designed': op.fidelity.designed } : {}),
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { validationError } from '../errors';
-import { CREATE, READ, REMOVE, SET, Reply, defineOperation } from './define';
+import { CREATE, READ, REMOVE, SET, Reply, defineOperation, mixed } from './define';
 import { cursor, pageSizeStrict, queryBool } from './schemas';
 import { RawBody } from './raw-body';
 import { bulkResultShape, dataSetConnectionShape, dataSetFieldShape, dataSetRecordShape, dataSetShape, dataSetSummaryShape, dataSetViewShape, importResultShape, pageOf } from './shapes/data-sets';
@@ -88,6 +88,7 @@ const paging = { pageSize: pageSizeStrict().describe('1 to 100, default 50.'), a
 export const dataSetOperations = [
   defineOperation({
     id: 'listDataSets',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets',
     tag: TAG,
@@ -104,6 +105,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'createDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets',
     tag: TAG,
@@ -127,6 +129,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'importDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/import',
     tag: TAG,
@@ -148,6 +151,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'getDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -163,6 +167,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'updateDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -178,6 +183,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'deleteDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -195,6 +201,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'listDataSetFields',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/fields',
     tag: TAG,
@@ -214,6 +221,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'createDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/fields',
     tag: TAG,
@@ -230,6 +238,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'getDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -245,6 +254,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'updateDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -268,6 +278,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'deleteDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -283,6 +294,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'listDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/records',
     tag: TAG,
@@ -299,6 +311,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'createDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/records',
     tag: TAG,
@@ -315,6 +328,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'bulkCreateDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     tag: TAG,
@@ -335,6 +349,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'bulkDeleteDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     tag: TAG,
@@ -350,6 +365,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'getDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -365,6 +381,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'updateDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -380,6 +397,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'deleteDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -395,6 +413,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'listDataSetViews',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/views',
     tag: TAG,
@@ -414,6 +433,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'createDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/views',
     tag: TAG,
@@ -436,6 +456,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'getDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -451,6 +472,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'updateDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -473,6 +495,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'deleteDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -488,6 +511,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'exportDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/export',
     tag: TAG,
@@ -509,6 +533,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'importDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/import',
     tag: TAG,
@@ -528,6 +553,7 @@ export const dataSetOperations = [
   }),
   defineOperation({
     id: 'listDataSetConnections',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/connections',
     tag: TAG,

@@ -1,6 +1,6 @@
 // Snoozing one task (spec v3 3, 4.3): personal to the member the key acts as, records no activity.
 import type { Operation } from '../define';
-import { READ, SET } from '../define';
+import { READ, SET, mixed } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../schemas';
@@ -9,6 +9,7 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const snoozeOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'get_task_snooze',
     method: 'GET',
     suffix: '/snooze',
@@ -24,6 +25,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'setTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'set_task_snooze',
     method: 'PUT',
     suffix: '/snooze',
@@ -39,6 +41,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'endTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'end_task_snooze',
     method: 'DELETE',
     suffix: '/snooze',
