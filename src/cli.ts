@@ -19,6 +19,13 @@ const port = (v: string) => {
   return Number(v);
 };
 
+/** An occupied port in the words of the command line: which flag set it, and what to do. */
+function portInUse(e: NodeJS.ErrnoException & { port?: number }, o: { host: string; portUs: number; portEu: number }): Error {
+  const flag = e.port === o.portUs ? '--port-us' : e.port === o.portEu ? '--port-eu' : undefined;
+  const which = flag ? `port ${e.port} (${flag}, env ${flag === '--port-us' ? 'WFE_PORT_US' : 'WFE_PORT_EU'})` : `port ${e.port ?? '?'}`;
+  return new Error(`${which} is already in use on ${o.host} (EADDRINUSE): stop what uses it, or choose another with ${flag ?? '--port-us/--port-eu'} <port> (0 = any free port).`);
+}
+
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
 const budgetOption = (flags: string, what: string, envName: string, fallback: number) =>
   new Option(flags, what).env(envName).argParser(positiveInt(flags.split(' ')[0])).default(fallback);
@@ -43,6 +50,9 @@ export function buildProgram(): Command {
     .action(async (o) => {
       const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
+      if (o.portUs === o.portEu && o.portUs !== 0) {
+        throw new Error(`--port-us and --port-eu are both ${o.portUs}: each region needs its own port. Give --port-eu another port (0 = any free port).`);
+      }
       const s = await start({
         host: o.host,
         portUs: o.portUs,
@@ -53,6 +63,8 @@ export function buildProgram(): Command {
         cheapBudget: o.cheapBudget,
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
+      }).catch((e: NodeJS.ErrnoException & { port?: number }) => {
+        throw e.code === 'EADDRINUSE' ? portInUse(e, o) : e;
       });
       if (!o.quiet) await printBanner(s.urls, o);
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {

@@ -114,8 +114,10 @@ export function exportDatabase(db: Db): Buffer {
  * (POST /_emulator/import, `wfe import`). An older schema version is migrated
  * first; a newer one, or a file that is not a wfe database, is refused with 400.
  */
+export const isSqliteFile = (bytes: Buffer): boolean => bytes.length >= 100 && bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC;
+
 export function importDatabase(db: Db, bytes: Buffer): { tables: number; rows: number } {
-  if (bytes.length < 100 || bytes.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
+  if (!isSqliteFile(bytes)) {
     throw validationError('The body is not a SQLite database file (send the bytes GET /_emulator/export answered).');
   }
   const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
