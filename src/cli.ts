@@ -66,16 +66,17 @@ export function buildProgram(): Command {
       }).catch((e: NodeJS.ErrnoException & { port?: number }) => {
         throw e.code === 'EADDRINUSE' ? portInUse(e, o) : e;
       });
-      if (!o.quiet) await printBanner(s.urls, o);
-      if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
-        process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
-      }
+      // Handlers first: whoever reads the banner ("Ctrl+C to stop") may stop it at once.
       const stop = async () => {
         await s.close();
         process.exit(0);
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (!o.quiet) await printBanner(s.urls, o);
+      if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
+        process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
+      }
     });
 
   program
