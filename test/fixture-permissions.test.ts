@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, DEMO, ROOT, type TestServer } from './helpers/server';
+import { startTestServer, DEMO, PLANNER_KEY, ROOT, type TestServer } from './helpers/server';
 import { smallDoc } from './helpers/templates';
 import { MEMBER_RIGHTS } from '../src/domain/checklists/rights';
 import { fixtureJsonSchema } from '../src/fixtures/schema';
@@ -104,7 +104,7 @@ test('5.5 Task.Attacher from a fixture: its holder attaches a standalone task to
 });
 
 test('issue 22: the demo fixture has a member holding Schedule.Creator and Library.Creator (acme-planner-key)', async () => {
-  const key = 'acme-planner-key';
+  const key = PLANNER_KEY;
   const me = await s.api(key, 'GET', '/v3/auth/test');
   assert.equal(me.status, 200, me.text);
   assert.equal(me.body.apiKey.actsAs.name, 'Paula Planner');

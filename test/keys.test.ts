@@ -6,7 +6,7 @@
 // name, acting member and expiry. Keys are workspace data: a reset brings back the fixture's alone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { startTestServer, KEYS, DEMO, PLANNER_KEY, type TestServer } from './helpers/server';
 import { startEmulator } from '../src/library/index';
 
 let s: TestServer;
@@ -184,6 +184,21 @@ test('issue 22: keys are workspace data: a reset removes the keys made and resto
   const after = (await ctl('GET', '/keys')).body.items;
   assert.equal(after.length, (s.emu.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n);
   assert.ok(!after.some((k: { name: string }) => /^Test key/.test(k.name)));
+});
+
+test('issue 22: a reset at a frozen clock (the fixture image) also drops the keys made', async () => {
+  await setClock('2032-05-05T10:00:00Z');
+  try {
+    assert.equal((await ctl('POST', '/reset')).status, 200);
+    const made = await make({ key: 'gone-after-frozen-reset' });
+    assert.equal(made.status, 201, made.text);
+    assert.equal((await whoAmI('gone-after-frozen-reset')).status, 200);
+    assert.equal((await ctl('POST', '/reset')).status, 200);
+    refused(await whoAmI('gone-after-frozen-reset'), 401, 'INVALID_API_KEY');
+    assert.equal((await whoAmI(PLANNER_KEY)).status, 200);
+  } finally {
+    await ctl('PUT', '/clock', { now: new Date().toISOString(), frozen: false });
+  }
 });
 
 test('issue 22 library: apiKeys creates, edits and revokes with the same rules; a reset brings back the fixture keys alone', async () => {
