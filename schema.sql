@@ -619,3 +619,31 @@ CREATE TABLE my_work_defaults (
   view_key  TEXT NOT NULL
 );
 CREATE INDEX saved_views_ws ON saved_views(workspace_id, created_by);
+
+-- version: 7
+-- stop_hidden: a condition currently hides this stop task. Conditions are evaluated in JS on the
+-- checklist's answers (src/domain/tasks/evaluate.ts); whenever answers, statuses or the version
+-- change, src/domain/tasks/stop-visibility.ts stores the result on the stop tasks, so grid_halted
+-- follows spec v3 2.4 as isCurrentlyHalted does: a stop task a condition hides halts nothing.
+ALTER TABLE tasks ADD COLUMN stop_hidden INTEGER NOT NULL DEFAULT 0;
+
+DROP INDEX tasks_open_stops;
+CREATE INDEX tasks_open_stops ON tasks(checklist_id, position)
+  WHERE is_stop = 1 AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete' AND stop_hidden = 0;
+
+DROP TRIGGER tasks_grid_halt_insert;
+CREATE TRIGGER tasks_grid_halt_insert AFTER INSERT ON tasks WHEN NEW.checklist_id IS NOT NULL
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id AND (id = NEW.id OR NEW.is_stop = 1);
+END;
+
+DROP TRIGGER tasks_grid_halt_update;
+CREATE TRIGGER tasks_grid_halt_update AFTER UPDATE OF status, is_stop, position, is_heading, stop_hidden ON tasks
+  WHEN NEW.checklist_id IS NOT NULL AND (NEW.is_stop = 1 OR OLD.is_stop = 1 OR NEW.position != OLD.position OR NEW.is_heading != OLD.is_heading)
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id;
+END;

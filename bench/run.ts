@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { buildBigDatabase } from './big-db';
 import { dataSetBench } from './data-sets';
+import { upgradeBench } from './upgrades';
+import { instanceRows } from './instances';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -421,6 +423,13 @@ async function myWorkOnGeneratedWorkspace(checklists: number): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
+  // BENCH_ONLY=instances: only the rows of isolated instances (bench/instances.ts).
+  if (process.env.BENCH_ONLY === 'instances') {
+    if (!existsSync(join(ROOT, 'dist', 'wfe.cjs'))) spawnSync(process.execPath, ['build.mjs', '--bundle-only'], { cwd: ROOT, stdio: 'inherit' });
+    const rows = await instanceRows(ROOT);
+    process.stdout.write(table(rows) + '\n');
+    return;
+  }
   ensureBuilt();
   const started = Date.now();
   const rows: Row[] = [];
@@ -517,8 +526,11 @@ async function main(): Promise<void> {
   rows.push(await seaStartup(5, nodeMs));
   rows.push(...cliStartup(nodeMs, 9));
   rows.push(await libraryStartup(20));
+  rows.push(...(await instanceRows(ROOT)));
   rows.push(await bigDatabaseMemory(Number(process.env.BENCH_CHECKLISTS ?? 100_000)));
   rows.push(...(await myWorkOnGeneratedWorkspace(Number(process.env.BENCH_GRID_CHECKLISTS ?? 100_000))));
+  // The longest wait behind the upgrade worker (alone: node --import tsx bench/upgrades.ts).
+  rows.push(...(await upgradeBench(Number(process.env.BENCH_UPGRADE_CHECKLISTS ?? 1000))));
 
   const result = {
     when: new Date().toISOString(),

@@ -7,6 +7,7 @@ import { fixtureNames } from './fixtures/source';
 import { addFixtureCommands } from './fixtures/commands';
 import { addVersionCommand } from './version';
 import { commands } from './commands';
+import { parseDuration } from './instances/settings';
 
 const env = process.env;
 
@@ -25,6 +26,23 @@ function portInUse(e: NodeJS.ErrnoException & { port?: number }, o: { host: stri
   const which = flag ? `port ${e.port} (${flag}, env ${flag === '--port-us' ? 'WFE_PORT_US' : 'WFE_PORT_EU'})` : `port ${e.port ?? '?'}`;
   return new Error(`${which} is already in use on ${o.host} (EADDRINUSE): stop what uses it, or choose another with ${flag ?? '--port-us/--port-eu'} <port> (0 = any free port).`);
 }
+
+/** A repeatable option: every use adds one; the variable (comma-separated) is read when no flag is given. */
+const collect = (check?: (v: string) => string) => (v: string, previous: string[] | undefined) => [...(previous ?? []), check ? check(v) : v];
+const fromEnv = (given: string[] | undefined, name: string) => given ?? (env[name] ? env[name]!.split(',').map((v) => v.trim()).filter(Boolean) : []);
+const originValue = (v: string) => {
+  if (!/^https?:\/\/[^/?#\s]+\/?$/i.test(v.trim())) throw new InvalidArgumentError(`"${v}" is not an origin: give scheme, host and port only, e.g. http://localhost:5173.`);
+  return v.trim();
+};
+const hostValue = (v: string) => {
+  if (!/^\.?[a-z0-9.\-[\]:]+$/i.test(v.trim()) || /^\.?$/.test(v.trim())) throw new InvalidArgumentError(`"${v}" is not a host name (give a name or address without port or scheme, e.g. devbox.local; a leading dot allows a domain and its subdomains).`);
+  return v.trim();
+};
+const duration = (v: string) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) throw new InvalidArgumentError('a duration is a number of seconds, or a number with ms, s, m or h (e.g. 90s, 30m).');
+  return ms;
+};
 
 /** Flags win over WFE_* variables; both go through the same parser (commander's Option.env). */
 const budgetOption = (flags: string, what: string, envName: string, fallback: number) =>
@@ -46,6 +64,11 @@ export function buildProgram(): Command {
     .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').env('WFE_ADMIN_TOKEN'))
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
+    .addOption(new Option('--allow-origin <origin>', 'also answer web pages on this origin (repeatable; env WFE_ALLOW_ORIGIN, comma-separated); docs/security.md').argParser(collect(originValue)))
+    .addOption(new Option('--allow-host <name>', 'also answer requests whose Host names this (repeatable; env WFE_ALLOW_HOST); docs/security.md').argParser(collect(hostValue)))
+    .addOption(new Option('--max-import-bytes <n>', 'largest database file POST /_emulator/import takes (bytes)').env('WFE_MAX_IMPORT_BYTES').argParser(positiveInt('--max-import-bytes')).default(256 * 1024 * 1024))
+    .addOption(new Option('--instance-ttl <duration>', 'stop an isolated instance after this long without a request (seconds, or 500ms, 90s, 30m, 2h)').env('WFE_INSTANCE_TTL').argParser(duration).default(30 * 60_000, '30m'))
+    .addOption(new Option('--max-instances <n>', 'isolated instances alive at once (POST /_emulator/instances)').env('WFE_MAX_INSTANCES').argParser(positiveInt('--max-instances')).default(64))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       const { start } = await import('./start');
@@ -63,6 +86,10 @@ export function buildProgram(): Command {
         cheapBudget: o.cheapBudget,
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
+        allowOrigins: fromEnv(o.allowOrigin, 'WFE_ALLOW_ORIGIN').map(originValue),
+        allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
+        maxImportBytes: o.maxImportBytes,
+        instances: { ttlMs: o.instanceTtl, max: o.maxInstances },
       }).catch((e: NodeJS.ErrnoException & { port?: number }) => {
         throw e.code === 'EADDRINUSE' ? portInUse(e, o) : e;
       });
@@ -74,6 +101,9 @@ export function buildProgram(): Command {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       if (!o.quiet) await printBanner(s.urls, o);
+      if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {
+        process.stdout.write(`  Note: bound to ${o.host}; requests are answered only when their Host is localhost, 127.0.0.1, [::1] or a name given to --allow-host (docs/security.md).\n`);
+      }
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
         process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
       }

@@ -17,9 +17,12 @@ import { RequestJournal } from './platform/journal';
 import { installPlatform } from './platform/install';
 import { ContractChecker } from './contract/check';
 import { FaultList } from './faults/list';
+import type { InstanceSettings } from './instances/settings';
 
 export interface EmulatorOptions {
   db?: string;
+  /** An in-memory database starting from these bytes (db.serialize() of a migrated, seeded database; src/instances/image.ts). */
+  image?: Buffer;
   /** A built-in name, 'none', a directory or fixture.json path, or a fixture object (docs/fixtures.md). */
   fixture?: FixtureSource;
   standardBudget?: number;
@@ -29,7 +32,13 @@ export interface EmulatorOptions {
   baseUrls?: Partial<Record<Region, string>>;
   adminToken?: string;
   noAdmin?: boolean;
+  /** Web page origins allowed besides the emulator's own (--allow-origin; docs/security.md). */
+  allowOrigins?: string[];
+  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (--allow-host). */
+  allowHosts?: string[];
   maxBodyBytes?: number;
+  /** The largest body POST /_emulator/import takes (--max-import-bytes; default 256 MB). */
+  maxImportBytes?: number;
   log?: (line: string) => void;
   /** Webhook delivery settings (docs/webhooks.md). */
   webhooks?: WebhookOptions;
@@ -41,6 +50,8 @@ export interface EmulatorOptions {
   catalog?: McpCatalog;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
   ops?: Operation[];
+  /** Isolated instances on demand (/_emulator/instances, docs/instances.md); false: none (an instance itself). */
+  instances?: InstanceSettings | false;
 }
 
 export class Emulator {
@@ -71,7 +82,7 @@ export class Emulator {
     this.ops = options.ops ?? operations;
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
-    this.db = openDb(options.db);
+    this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';

@@ -60,8 +60,24 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody {
   return { error: { code: err.code, message: err.message, requestId, ...err.extras } };
 }
 
+/** Seconds a client is told to wait when another process held the database's write lock too long. */
+export const BUSY_RETRY_SECONDS = 1;
+
+/** SQLite's "database is locked": another process held the write lock past the busy timeout. */
+export const isBusy = (e: unknown): boolean => typeof e === 'object' && e !== null && /^SQLITE_(BUSY|LOCKED)/.test(String((e as { code?: unknown }).code));
+
+export const busyError = () =>
+  new ApiError(
+    503,
+    'DATABASE_BUSY',
+    'Another process sharing the database file held its write lock longer than the wait allowed (docs/reliability.md); nothing was written. Retry after the Retry-After seconds.',
+    {},
+    { 'Retry-After': String(BUSY_RETRY_SECONDS) },
+  );
+
 /** Anything that is not an ApiError is a bug: answered 500 in the envelope, never a crash. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isBusy(err)) return busyError();
   return new ApiError(500, 'INTERNAL_ERROR', 'The emulator failed to handle this request. This is a bug in the emulator.');
 }

@@ -11,6 +11,7 @@ import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
 import { faultRoutes } from './faults/routes';
 import { keyRoutes } from './control/keys';
+import { installInstances } from './instances/install';
 
 export type Extension = (emu: Emulator, ext: AppExtensions) => void;
 
@@ -29,4 +30,6 @@ export const extensions: Extension[] = [
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.
   installConsole,
+  // Isolated instances on demand: /_emulator/instances (docs/instances.md).
+  installInstances,
 ];

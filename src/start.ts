@@ -25,7 +25,9 @@ export function createEmulator(opts: EmulatorOptions = {}): { emu: Emulator; ext
 }
 
 export async function start(opts: StartOptions = {}): Promise<Started> {
-  const { emu, ext } = createEmulator(opts);
+  // Instances bind where the server binds.
+  const instances = opts.instances === false ? false : { host: opts.host, ...opts.instances };
+  const { emu, ext } = createEmulator({ ...opts, instances });
   let running: Running;
   try {
     running = await listen(emu, { host: opts.host, portUs: opts.portUs, portEu: opts.portEu, extensions: ext });

@@ -298,7 +298,7 @@ test('4.1 rule 3: invalid JSON to /mcp is 400: a JSON-RPC parse error carrying t
 });
 
 test('4.1 rule 1: a body sent to a route that takes none (GET) is not read', async () => {
-  const r = await rawHttp(s.us, 'GET /v3/members/101 HTTP/1.1\r\nHost: x\r\nX-API-KEY: acme-admin-key\r\nContent-Type: text/plain\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot json!');
+  const r = await rawHttp(s.us, 'GET /v3/members/101 HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: acme-admin-key\r\nContent-Type: text/plain\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot json!');
   assert.equal(r.status, 200);
   assert.equal(JSON.parse(r.body).id, 101);
 });
@@ -324,11 +324,11 @@ test('8: every authenticated answer carries the rate-limit headers (REST and /mc
 
 test('4.1: requests node:http cannot parse are answered in the envelope, not dropped (Content-Length, request line)', async () => {
   for (const req of [
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}',
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\nConnection: close\r\n\r\n{}',
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{}',
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{}',
-    'POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: -5\r\nConnection: close\r\n\r\n{}',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{}',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{}',
+    'POST /mcp HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n',
     'GARBAGE\r\n\r\n',
   ]) {
     const r = await rawHttp(s.us, req);
@@ -338,16 +338,16 @@ test('4.1: requests node:http cannot parse are answered in the envelope, not dro
     assert.equal(body.error.code, 'VALIDATION_ERROR');
     assert.match(body.error.requestId, GENERATED_ID);
   }
-  const huge = await rawHttp(s.us, `GET /v3/members HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40 * 1024)}\r\nConnection: close\r\n\r\n`);
+  const huge = await rawHttp(s.us, `GET /v3/members HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(40 * 1024)}\r\nConnection: close\r\n\r\n`);
   assert.equal(huge.status, 431);
   assert.equal(JSON.parse(huge.body).error.code, 'REQUEST_HEADERS_TOO_LARGE');
 });
 
 test('4.1: odd request targets and Host headers are 400 or 404 in the envelope, never a 500', async () => {
   const cases: [string, number][] = [
-    ['GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400],
+    ['GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 400],
     ['GET /v3/members HTTP/1.1\r\nHost: bad host\r\nX-API-KEY: acme-admin-key\r\nConnection: close\r\n\r\n', 400],
-    ['GET /v3/me%ZZmbers HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 404],
+    ['GET /v3/me%ZZmbers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 404],
   ];
   for (const [req, status] of cases) {
     const r = await rawHttp(s.us, req);

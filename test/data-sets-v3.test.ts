@@ -179,7 +179,7 @@ test('v3 views: list, add, get, PATCH replaces each part sent, delete; All Recor
   await refused(A('POST', `/${d.key}/views`, { name: 'Bad', filters: [{ fieldKey: FA, operator: 'matches', value: 'x' }] }), 400, 'VALIDATION_ERROR', 'filters[0].operator');
   await refused(A('POST', `/${d.key}/views`, { name: 'Bad', filters: [{ fieldKey: FA, operator: 'eq' }] }), 400, 'VALIDATION_ERROR', 'filters[0].value');
   await refused(A('POST', `/${d.key}/views`, { name: 'Bad', sorts: [{ fieldKey: OF.name }] }), 400, 'VALIDATION_ERROR', 'sorts[0].fieldKey');
-  await refused(A('PATCH', `/${d.key}/views/${d.views[0].key}`, { name: 'Everything' }), 400, 'VALIDATION_ERROR', 'viewKey', /All Records/);
+  await refused(A('PATCH', `/${d.key}/views/${d.views[0].key}`, { name: 'Everything' }), 400, 'VALIDATION_ERROR', 'name', /All Records/);
   await refused(A('DELETE', `/${d.key}/views/${d.views[0].key}`), 400, 'VALIDATION_ERROR', 'viewKey');
   await refused(A('GET', `/${d.key}/views/${MISSING}`), 404, 'DATA_SET_VIEW_NOT_FOUND');
   assert.equal((await A('DELETE', `/${d.key}/views/${v.body.key}`)).status, 204);

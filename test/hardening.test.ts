@@ -49,7 +49,7 @@ test('8: a body over the limit is 413 in the envelope; headers over 32 KB are 43
   assert.equal(body.error.code, 'REQUEST_HEADERS_TOO_LARGE');
   assert.equal(body.error.requestId, header(h, 'x-request-id'));
   // A header HTTP does not allow (a bare CR) is 400 in the envelope, and the server goes on answering.
-  const bad = await rawRequest('127.0.0.1', port(s.us), Buffer.from(`GET /v3/auth/test HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\rb\r\nConnection: close\r\n\r\n`, 'latin1'));
+  const bad = await rawRequest('127.0.0.1', port(s.us), Buffer.from(`GET /v3/auth/test HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: a\rb\r\nConnection: close\r\n\r\n`, 'latin1'));
   assert.equal(bad.status, 400);
   assert.equal(JSON.parse(bad.body.toString()).error.code, 'VALIDATION_ERROR');
   assert.equal((await s.api(KEYS.admin, 'GET', '/v3/auth/test')).status, 200);
@@ -78,7 +78,7 @@ test('slow-client guard: headers sent a byte at a time are cut off after headers
     const sock = connect(port(s.us), '127.0.0.1');
     let got = '';
     let i = 0;
-    const text = 'GET /v3/auth/test HTTP/1.1\r\nHost: x\r\nX-API-KEY: acme-admin-key\r\nX-Slow: ' + 'z'.repeat(200);
+    const text = 'GET /v3/auth/test HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: acme-admin-key\r\nX-Slow: ' + 'z'.repeat(200);
     const timer = setInterval(() => {
       if (sock.writable && i < text.length) sock.write(text[i++]);
     }, 100);

@@ -98,7 +98,7 @@ test('legacy 4.1 refusals: share, delete, delete-many (non-integer ids, missing,
     del({}, 400, /Name what to delete/),
     del({ checklistIds: [] }, 400, /Name what to delete/),
     del({ checklistIds: 'x' }, 400, /checklistIds must be an array/),
-    del({ checklistIds: [jane, '7'] }, 400, /checklistIds\[1\] must be an integer/),
+    del({ checklistIds: [jane, '7x'] }, 400, /checklistIds\[1\] must be an integer/), // "7" is an integer (docs/legacy.md Parameters)
     del({ checklistIds: [1.5] }, 400, /checklistIds\[0\] must be an integer/),
     del({ templateKeys: [DEMO.expense] }, 400, /checklistStatus is required with templateKeys/),
     del({ templateKeys: [X], checklistStatus: 'ALL' }, 400, /templateKeys\[0\] must be a GUID/),

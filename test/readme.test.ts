@@ -55,6 +55,7 @@ const SKIPS: { match: string; reason: string }[] = [
   { match: 'npx wfe backup --db /srv', reason: 'paths of a self-hosted server: test/store tests run wfe backup and restore on temporary files; here the flags are checked against --help' },
   { match: 'npx wfe restore --db /srv', reason: 'as backup above; flags checked against --help' },
   { match: 'npm ci', reason: 'installs the checkout: .ci/run starts from npm ci' },
+  { match: 'def wfe(wfe_url)', reason: 'pytest: examples/python runs it in CI (.ci/run); the shell block beside it runs here' },
 ];
 const skipOf = (text: string) => SKIPS.find((s) => text.includes(s.match));
 
@@ -187,8 +188,18 @@ async function shellBlock(b: Block) {
   for (const { cmd, note } of commands(b.code)) {
     const where = `README line ${b.line} (${b.heading})`;
     const skip = skipOf(cmd);
-    if (/^[A-Z_]+=\S+(;\s*[A-Z_]+=\S+)*;?$/.test(cmd)) {
+    if (/^[A-Z_]+=\S+(;\s*[A-Z_]+=\S+)*;?$/.test(cmd) && !cmd.includes('$(')) {
       vars.push(cmd.replace(/;$/, ''));
+    } else if (/^[A-Z_]+=\$\(/.test(cmd)) {
+      // NAME=$(...) [; NAME2=$(...)]: run once (ports rewritten); its values stand for the lines after.
+      const names = [...cmd.matchAll(/(?:^|;\s*)([A-Z_]+)=/g)].map((m) => m[1]);
+      const r = await sh(`${vars.join('; ')}${vars.length ? '; ' : ''}${rewrite(cmd)}; ${names.map((n) => `printf '%s\\0' "$${n}"`).join('; ')}`);
+      assert.equal(r.code, 0, `${where}: ${cmd}: ${r.err}`);
+      const values = r.out.split('\0');
+      names.forEach((n, i) => {
+        assert.ok(values[i], `${where}: ${n} is empty after ${cmd}`);
+        vars.push(`${n}='${values[i].replace(/'/g, "'\\''")}'`);
+      });
     } else if (cmd.startsWith('curl ')) {
       last = { body: (await curl(cmd, note, vars, last, where)) as { nextCursor?: string } };
     } else if (cmd.startsWith('npx wfe ')) {
@@ -267,12 +278,12 @@ const all = blocks(README);
 
 test('issue 22: the README has the blocks this test knows how to run', () => {
   assert.ok(all.length >= 15, `${all.length} blocks`);
-  for (const b of all) assert.ok(['sh', 'js', 'ts', 'json', 'yaml'].includes(b.lang), `README line ${b.line}: a block of language "${b.lang}": teach test/readme.test.ts to run it or skip it with a reason`);
+  for (const b of all) assert.ok(['sh', 'js', 'ts', 'json', 'yaml'].includes(b.lang) || skipOf(b.code),  `README line ${b.line}: a block of language "${b.lang}": teach test/readme.test.ts to run it or skip it with a reason`);
 });
 
 for (const b of all) {
   const name = `README line ${b.line} (${b.heading}): ${b.lang} block "${b.code.split('\n')[0].slice(0, 60)}"`;
-  const skip = b.lang === 'yaml' || (b.lang === 'sh' && commands(b.code).every((c) => skipOf(c.cmd) && !c.cmd.startsWith('npx wfe'))) ? skipOf(b.code)?.reason : undefined;
+  const skip = b.lang === 'yaml' || b.lang === 'python' || (b.lang === 'sh' && commands(b.code).every((c) => skipOf(c.cmd) && !c.cmd.startsWith('npx wfe'))) ? skipOf(b.code)?.reason : undefined;
   test(name, skip ? { skip } : {}, async () => {
     ran.add(b.line);
     if (b.lang === 'sh') return shellBlock(b);
@@ -325,6 +336,6 @@ test('issue 22: the single executable start-up figures in the README are the lat
 });
 
 test('issue 22: every README block was run or skipped with a reason', () => {
-  const skipped = all.filter((b) => !ran.has(b.line)).map((b) => ({ line: b.line, reason: b.lang === 'yaml' || b.lang === 'sh' ? skipOf(b.code)?.reason : undefined }));
+  const skipped = all.filter((b) => !ran.has(b.line)).map((b) => ({ line: b.line, reason: ['yaml', 'sh', 'python'].includes(b.lang) ? skipOf(b.code)?.reason : undefined }));
   for (const k of skipped) assert.ok(k.reason, `README line ${k.line} neither ran nor has a reason`);
 });

@@ -18,6 +18,7 @@ export function derivedRefusals(op: Operation): Refusal[] {
   const out = [...ALWAYS];
   if (op.method !== 'GET') out.push('413 PAYLOAD_TOO_LARGE');
   if (isWrite(op)) out.push('409 CONFLICT'); // Idempotency-Key reused or still running (4.1 rule 12)
+  if (isWrite(op)) out.push('503 DATABASE_BUSY'); // another process held the file's write lock too long (docs/reliability.md)
   if (op.actor === 'member') out.push('403 API_KEY_ACTS_AS_WORKSPACE');
   if (op.actor === 'admin') out.push('403 FORBIDDEN');
   void pathParams;

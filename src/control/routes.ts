@@ -11,8 +11,11 @@ import { json } from '../transports/http/respond';
 import type { AppExtensions } from '../transports/http/app';
 import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
-import { FixtureImage, exportDatabase, importDatabase } from '../platform/database';
-import { readBodyBytes } from '../transports/http/body';
+import { FixtureImage, exportDatabase, importDatabaseFile, isSqliteHeader, notSqlite } from '../platform/database';
+import { streamBodyToFile } from '../transports/http/body';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
 
@@ -76,8 +79,8 @@ async function body<T>(req: Request, emu: Emulator, schema: z.ZodType<T>): Promi
   return parsed.data;
 }
 
-const readBytes = (req: Request, limit: number) => readBodyBytes(req, limit, 'The database file');
-const IMPORT_LIMIT = 2 * 1024 * 1024 * 1024 - 1;
+/** --max-import-bytes's default: 256 MB (README "Command line"). */
+export const DEFAULT_MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 export function clockState(emu: Emulator) {
   const now = emu.clock.now();
@@ -175,10 +178,20 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   },
   '/_emulator/import': {
     POST: async (req, emu) => {
-      const bytes = await readBytes(req, IMPORT_LIMIT);
-      const out = importDatabase(emu.db, bytes);
-      emu.limiter.clear();
-      return ok({ status: 'imported', ...out });
+      // Streamed to a temporary file (never held in memory); the header is checked in the
+      // first bytes, so junk is refused at once (docs/security.md "Big or hostile bodies").
+      const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
+      try {
+        const file = join(dir, 'import.sqlite');
+        await streamBodyToFile(req, file, emu.options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES, 'The database file', 16, (head) => {
+          if (!isSqliteHeader(head) || head.length < 16) throw notSqlite();
+        });
+        const out = importDatabaseFile(emu.db, file);
+        emu.limiter.clear();
+        return ok({ status: 'imported', ...out });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   },
 };

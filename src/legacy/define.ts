@@ -33,6 +33,8 @@ export interface LegacyRoute {
   v2?: boolean;
   /** Administrator or workspace key only, refused before any lookup (spec v3 5.6 for webhook routes). */
   admin?: boolean;
+  /** A refusal made before the body is read, from the path parameters (a write to a system Data Set: legacy 3, 7). */
+  refuseFirst?: (db: Ctx['db'], params: Record<string, string>) => void;
   /** Answers plain data (200) or a LegacyReply; throws ApiError for refusals. Writes run in one transaction. */
   handler: (ctx: Ctx, req: LegacyRequest) => unknown;
 }

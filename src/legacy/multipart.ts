@@ -9,11 +9,16 @@ export interface FormData {
   file?: { field: string; fileName: string; bytes: Buffer };
 }
 
-/** Parses a buffered multipart body; a body busboy cannot read is 400. `maxFile` + 1 bytes are kept at most. */
+/**
+ * Parses a buffered multipart body; a body busboy cannot read is 400. The file is kept whole
+ * (the body, already under the request limit, bounds it), so a refusal over `maxFile` can name
+ * the file's own size rather than where a cut-off stopped counting.
+ */
 export function parseMultipart(body: Buffer, contentType: string, maxFile: number): FormData {
   let bb: busboy.Busboy;
+  const room = Math.max(body.length, maxFile) + 65536;
   try {
-    bb = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxFile + 1, files: 5, fields: 50 }, highWaterMark: maxFile + 65536, fileHwm: maxFile + 65536, defParamCharset: 'utf8' });
+    bb = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: room, files: 5, fields: 50 }, highWaterMark: room, fileHwm: room, defParamCharset: 'utf8' });
   } catch (e) {
     throw legacyError(400, `The request body is not multipart/form-data: ${(e as Error).message}.`);
   }

@@ -35,7 +35,8 @@ const INT = /^[+-]?\d{1,10}$/;
 const INT32_MAX = 2147483647;
 
 /** A legacy integer (int32 in the service): a JSON integer or a string of digits; anything else is 400. */
-function toInt(v: unknown, name: string): number {
+/** An integer: a JSON integer or a string of digits, within int32 (docs/legacy.md "Parameters"). */
+export function toInt(v: unknown, name: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && INT.test(v.trim()) ? Number(v.trim()) : NaN;
   if (!Number.isInteger(n) || Math.abs(n) > INT32_MAX) throw bad(`${name} must be an integer.`);
   return n;

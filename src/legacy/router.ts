@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
 import type { ExtraRoute } from '../transports/http/app';
-import { ApiError } from '../errors';
+import { ApiError, isBusy, busyError } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
 import { readBodyBytes } from '../transports/http/body';
@@ -79,8 +79,9 @@ function operationOf(route: LegacyRoute): Operation {
 /** The legacy boundary: the pipeline's answer or refusal in legacy shapes. */
 function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Response {
   if (answer.ok) return reply(new LegacyReply(answer.status, answer.body, answer.headers), requestId);
-  const e = answer.error;
+  const e = isBusy(answer.error) ? busyError() : answer.error;
   if (e instanceof LegacyReply) return reply(e, requestId);
+  if (e instanceof ApiError && e.status === 503) return reply(new LegacyReply(503, { error: e.message }, e.headers), requestId);
   if (e instanceof ApiError && e.status === 401) return reply(legacyError(401, 'The API key is missing or invalid.'), requestId);
   if (e instanceof ApiError && e.status < 500) return reply(legacyError(e.status, e.message), requestId);
   emu.log(`[${requestId}] legacy internal error: ${e instanceof Error ? e.stack : String(e)}`);
@@ -103,7 +104,8 @@ export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
         readInput: async (maxBytes) => {
           const version = apiVersion(req.headers.get('x-api-version'));
           if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
-          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${route.path} needs X-API-VERSION: 2.0.`);
+          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${url.pathname} needs X-API-VERSION: 2.0.`);
+          route.refuseFirst?.(emu.db, match.params);
           const { body, rawBody } = await readBody(req, maxBytes);
           const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody, params: match.params };
           return { request };

@@ -9,10 +9,14 @@ import { resetToFixture } from '../platform/database';
 import { fixtureKeys } from '../fixtures/keys';
 import { isDropped } from '../faults/inject';
 import { KeyAdmin } from '../control/keys';
+import { addPort, checkEdge, edgePolicy, refusalParts } from '../transports/http/origin';
+import { requestIdFrom } from '../transports/http/respond';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';
-import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, FaultRuleInput, Region, StartEmulatorOptions } from './types';
+import { instancesOf } from '../instances/install';
+import { checkCreate } from '../instances/input';
+import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, EmulatorInstance, EmulatorInstances, FaultRuleInput, InstanceOptions, Region, StartEmulatorOptions } from './types';
 
 export type * from './types';
 export { FixtureError } from '../fixtures/errors';
@@ -37,8 +41,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     clock,
     webhooks: options.webhooks,
     adminToken: options.adminToken,
+    allowOrigins: options.allowOrigins,
+    allowHosts: options.allowHosts,
     baseUrls: listening ? undefined : { ...INTERNAL },
     log: options.log ?? (() => {}),
+    instances: { ttlMs: options.instances?.ttlMs, max: options.instances?.max, host: options.host, listen: listening },
   });
   let running: Running | undefined;
   if (listening) {
@@ -50,6 +57,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     }
   }
   const urls = { ...emu.baseUrls };
+  // The in-process fetch passes the same Host and Origin check as the sockets; its internal
+  // base URL (and the listening addresses) count as the emulator's own (docs/security.md).
+  const policy = edgePolicy({ bound: options.host, allowHosts: options.allowHosts, allowOrigins: options.allowOrigins, internalHosts: Object.values(INTERNAL).map((u) => new URL(u).hostname) });
+  addPort(policy, '');
+  for (const u of Object.values(urls)) addPort(policy, new URL(u).port);
   // Built on first use: most suites talk over the sockets, and start-up time counts (bench).
   let handlers: Record<Region, ReturnType<typeof createFetch>> | undefined;
   let keys: ReturnType<typeof fixtureKeys> | undefined;
@@ -69,6 +81,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     fetch: async (input, init) => {
       if (closed) throw new Error('This emulator is closed.');
       const { req, region } = inProcessRequest(input, init, urls);
+      const refused = checkEdge({ host: req.headers.get('host'), origin: req.headers.get('origin') }, policy);
+      if (refused) {
+        const p = refusalParts(refused, new URL(req.url).pathname, requestIdFrom(req.headers.get('x-request-id')));
+        return new Response(p.body as string, { status: p.status, headers: p.headers });
+      }
       handlers ??= { US: createFetch(emu, 'US', ext), EU: createFetch(emu, 'EU', ext) };
       const res = await handlers[region](req, '127.0.0.1');
       // What a client sees when the server closes the connection without answering (undici).
@@ -91,8 +108,40 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     journal: (limit = emu.journal.capacity) => emu.journal.last(limit),
     deliveries: (filter: DeliveryFilter = {}) => listDeliveries(emu.db, filter) as ReturnType<EmbeddedEmulator['deliveries']>,
     settleWebhooks: () => settle(emu),
+    instances: libraryInstances(emu),
     close,
     [Symbol.asyncDispose]: close,
+  };
+}
+
+function libraryInstances(emu: Emulator): EmulatorInstances {
+  const m = instancesOf(emu)!;
+  return {
+    create: async (options: InstanceOptions = {}): Promise<EmulatorInstance> => {
+      const now = options.clock?.now;
+      // The same checks as POST /_emulator/instances: the instant goes as ISO text.
+      const raw = { ...options, clock: options.clock && { ...options.clock, now: now === undefined || typeof now === 'string' ? now : new Date(toMs(now, 'clock.now')).toISOString() } };
+      const instance = await m.create(checkCreate(raw));
+      const urls = { ...instance.emu.baseUrls };
+      return {
+        ...m.describe(instance),
+        fetch: async (input, init) => {
+          const { req, region } = inProcessRequest(input, init, urls);
+          const res = await instance.fetch(req, region);
+          if (isDropped(res)) throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+          return res;
+        },
+        delete: async () => {
+          if (m.has(instance.id)) await m.delete(instance.id);
+        },
+      };
+    },
+    list: () => m.list(),
+    delete: async (id: string) => {
+      if (!m.has(id)) return false;
+      await m.delete(id);
+      return true;
+    },
   };
 }
 

@@ -31,8 +31,51 @@ export interface StartEmulatorOptions {
   ports?: { US?: number; EU?: number };
   /** Require Authorization: Bearer <token> on /_emulator routes. */
   adminToken?: string;
+  /** Web page origins allowed besides the emulator's own, e.g. a dev server's `http://localhost:5173` (docs/security.md). */
+  allowOrigins?: string[];
+  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (docs/security.md). */
+  allowHosts?: string[];
   /** Where internal errors are logged (default: nowhere). */
   log?: (line: string) => void;
+  /** Limits of `instances` (docs/instances.md): idle time before one is stopped (ms, default 30 min) and how many at once (default 64). */
+  instances?: { ttlMs?: number; max?: number };
+}
+
+/** What `instances.create` accepts, as POST /_emulator/instances does (docs/instances.md). */
+export interface InstanceOptions {
+  /** A built-in fixture's name ('demo', 'none'); default the emulator's own fixture. Never a path. */
+  fixture?: string;
+  /** Where the instance's own clock starts and whether it stands still. Default: now, running. */
+  clock?: { now?: string | number | Date; frozen?: boolean };
+  /** The instance's rate budgets per workspace per hour; default the emulator's. */
+  budgets?: { standard?: number; cheap?: number };
+}
+
+/** One isolated instance, as POST and GET /_emulator/instances describe it. */
+export interface InstanceDescription {
+  id: string;
+  fixture: string;
+  baseUrls: Record<Region, string>;
+  mcpUrls: Record<Region, string>;
+  createdAt: string;
+  lastRequestAt: string;
+  /** When it is stopped unless a request comes first. */
+  expiresAt: string;
+}
+
+export interface EmulatorInstance extends InstanceDescription {
+  /** Answers without a socket, like the emulator's own fetch; counts as a request for the TTL. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Stops it: workers end, ports close; safe to call twice. */
+  delete(): Promise<void>;
+}
+
+export interface EmulatorInstances {
+  /** A new isolated emulator in this process (its own database, clock, budgets, journal, webhooks, faults). Refusals throw an Error with `status`, `code` and `extras.field`. */
+  create(options?: InstanceOptions): Promise<EmulatorInstance>;
+  list(): InstanceDescription[];
+  /** Stops one; false when there is no such instance (already deleted or reaped). */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface CreateKeyInput {
@@ -206,6 +249,8 @@ export interface EmbeddedEmulator {
   deliveries(filter?: DeliveryFilter): Delivery[];
   /** Waits until no delivery is due or in flight. */
   settleWebhooks(): Promise<void>;
+  /** Isolated instances on demand (docs/instances.md), as /_emulator/instances serves them. */
+  readonly instances: EmulatorInstances;
   /** Stops the servers and workers and closes the database; safe to call twice. */
   close(): Promise<void>;
   /** `await using emu = await startEmulator()` closes it at the end of the block. */

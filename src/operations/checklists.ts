@@ -2,7 +2,7 @@
 // (4.6 rule 7 points to the tables of 4.3 and 4.4 only), so they get none; REST only.
 // Shapes the spec does not show are designed in docs/checklists.md.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, SET, defineOperation, mixed } from './define';
+import { CREATE, READ, REMOVE, SET, defineOperation, mixed, REPLACE } from './define';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
 import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, tagList, tagName } from './schemas';
@@ -164,7 +164,7 @@ export const checklistOperations = [
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     },
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => patchChecklist(ctx, input),
   }),
   defineOperation({
@@ -212,7 +212,7 @@ export const checklistOperations = [
     description: 'Administrators only; a workspace key is refused.',
     input: { checklistKey: checklistKey() },
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input) => setArchived(ctx, input.checklistKey, false),
   }),
   defineOperation({
@@ -244,7 +244,7 @@ export const checklistOperations = [
     description: 'No body. Turns sharing on (keeping an existing link) and answers {isShared, shareUrl}. Anyone holding the link can view the checklist.',
     input: { checklistKey: checklistKey() },
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => setShare(ctx, input.checklistKey, true),
   }),
   defineOperation({
@@ -260,7 +260,7 @@ export const checklistOperations = [
     description: 'The link stops working; sharing again makes a new one. Answers {isShared: false}.',
     input: { checklistKey: checklistKey() },
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input) => setShare(ctx, input.checklistKey, false),
   }),
   defineOperation({

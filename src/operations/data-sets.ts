@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { validationError } from '../errors';
-import { CREATE, READ, REMOVE, SET, Reply, defineOperation, mixed } from './define';
+import { CREATE, READ, REMOVE, SET, Reply, defineOperation, mixed, REPLACE, CREATE_REPLACING } from './define';
 import { cursor, pageSizeStrict, queryBool } from './schemas';
 import { RawBody } from './raw-body';
 import { bulkResultShape, dataSetConnectionShape, dataSetFieldShape, dataSetRecordShape, dataSetShape, dataSetSummaryShape, dataSetViewShape, importResultShape, pageOf } from './shapes/data-sets';
@@ -20,6 +20,7 @@ import { viewsOf } from '../domain/datasets/rows';
 import { createDataSet, deleteDataSet, getDataSet, listDataSets, readableDataSet, updateDataSet } from '../domain/datasets/sets';
 import { v3Connection, v3Field, v3Full, v3Record, v3Summary, v3View } from '../domain/datasets/v3';
 import { createView, deleteView, getView, listViews, updateView } from '../domain/datasets/views';
+import { refuseSystemWrite } from '../domain/datasets/access';
 
 const TAG = 'Data Sets';
 const NO_TOOL = 'The spec names no MCP tool for Data Sets (spec v3 4.6 lists the tools); Data Sets are REST only.';
@@ -85,7 +86,7 @@ function recordPage(ctx: Ctx, input: { dataSetKey: string; viewKey?: string; pag
 
 const paging = { pageSize: pageSizeStrict().describe('1 to 100, default 50.'), after: cursor().describe('The nextCursor of the previous page.') };
 
-export const dataSetOperations = [
+const operations = [
   defineOperation({
     id: 'listDataSets',
     fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
@@ -177,7 +178,7 @@ export const dataSetOperations = [
     output: dataSetShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Full(ctx, updateDataSet(ctx, i.dataSetKey, { name: i.name, description: i.description }, 'patch')),
   }),
@@ -272,7 +273,7 @@ export const dataSetOperations = [
     output: dataSetFieldShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_FIELD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Field(updateField(ctx, i.dataSetKey, i.fieldKey, i, 'patch')),
   }),
@@ -343,7 +344,7 @@ export const dataSetOperations = [
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     status: 201,
     budget: 'standard',
-    annotations: CREATE,
+    annotations: CREATE_REPLACING,
     noTool: NO_TOOL,
     handler: (ctx, i) => bulkCreate(ctx, i.dataSetKey, i),
   }),
@@ -391,7 +392,7 @@ export const dataSetOperations = [
     output: dataSetRecordShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_RECORD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3Record(updateRecord(ctx, i.dataSetKey, i.recordKey, i, 'patch')),
   }),
@@ -477,7 +478,7 @@ export const dataSetOperations = [
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
     summary: 'Change a view',
-    description: 'PATCH: name, and filters, sorts or hiddenFields each replaced whole when sent. The All Records view cannot be changed (400).',
+    description: 'PATCH: name, and filters, sorts or hiddenFields each replaced whole when sent. The All Records view cannot be renamed (400 on name); its filters, sorts and hiddenFields change as on any other view.',
     input: {
       dataSetKey: dataSetKey(),
       viewKey: keyOf('view'),
@@ -489,7 +490,7 @@ export const dataSetOperations = [
     output: dataSetViewShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_VIEW_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => v3View(updateView(ctx, i.dataSetKey, i.viewKey, i, 'patch')),
   }),
@@ -544,7 +545,7 @@ export const dataSetOperations = [
     output: importResultShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     noTool: NO_TOOL,
     handler: (ctx, i) => ({
       status: 'complete' as const,
@@ -573,3 +574,8 @@ export const dataSetOperations = [
     },
   }),
 ];
+
+/** Every write under a Data Set refuses a system set 403 before its body is checked (legacy 3, 7; docs/data-sets.md). */
+export const dataSetOperations = operations.map((op) =>
+  op.method !== 'GET' && op.path.includes(':dataSetKey') ? { ...op, refuseFirst: (ctx: Ctx, raw: Record<string, unknown>) => refuseSystemWrite(ctx.db, raw.dataSetKey) } : op,
+);

@@ -81,6 +81,12 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean };
   /** 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or workspace key, refused before any lookup. */
   actor?: 'any' | 'member' | 'admin';
+  /**
+   * A refusal made before the input is validated, from the raw arguments (which may be of any
+   * type): the one exception to "validated before anything it names is looked up", a write to a
+   * system Data Set (legacy 3, 7: "any write gives 403", whatever the body).
+   */
+  refuseFirst?: (ctx: Ctx, raw: Record<string, unknown>) => void;
   /** Success status when the handler returns plain data; 204 means no body. */
   status?: number;
   /** The MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). */
@@ -92,10 +98,20 @@ export function defineOperation<S extends z.ZodRawShape>(op: Operation<S>): Oper
   return op as unknown as Operation;
 }
 
+// MCP tool hints, by MCP's definitions: readOnlyHint "does not modify its environment";
+// destructiveHint false "performs only additive updates", so anything that replaces, overwrites or
+// removes what was there is destructive (clients ask a person before such calls); idempotentHint
+// "repeated calls with the same arguments have no additional effect". test/mcp-annotations.test.ts
+// checks every operation against these rules.
 export const READ = { readOnlyHint: true, idempotentHint: true, destructiveHint: false } as const;
-/** A write that names a state: harmless to repeat (spec v3 4.3). */
+/** A write that names a state and adds it (complete, tag, archive): harmless to repeat (spec v3 4.3). */
 export const SET = { readOnlyHint: false, idempotentHint: true, destructiveHint: false } as const;
+/** PUT or PATCH (or a POST that overwrites, such as a bulk snooze or a CSV replace): replaces the whole of what it addresses, or overwrites the values sent (spec v3 4.1 rule 8). */
+export const REPLACE = { readOnlyHint: false, idempotentHint: true, destructiveHint: true } as const;
 export const CREATE = { readOnlyHint: false, idempotentHint: false, destructiveHint: false } as const;
+/** A create that may first remove what exists (a bulk replace, an upgrade that drops values). */
+export const CREATE_REPLACING = { readOnlyHint: false, idempotentHint: false, destructiveHint: true } as const;
+/** DELETE (or a POST that cancels, such as skipping a schedule run): removes, clears or ends something. */
 export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHint: true } as const;
 
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);

@@ -1,6 +1,6 @@
 // Template draft routes (spec v3 4.4 rule 4, 4.7 `/v3/drafts`; docs/template-document.md "Drafts").
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, Reply, SET, defineOperation, mixed } from './define';
+import { CREATE, READ, REMOVE, Reply, SET, defineOperation, mixed, REPLACE } from './define';
 import { guid } from './schemas';
 import { page } from './shapes/common';
 import { commitStatus, draft, draftRow, validationResult } from './shapes/templates';
@@ -81,7 +81,7 @@ export const draftOperations = [
     output: draft,
     refusals: [...LOOKUP, '409 CONFLICT'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => updateDraft(ctx, input),
   }),
   defineOperation({

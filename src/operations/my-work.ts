@@ -2,7 +2,7 @@
 // the saved-view tools. Every route is about one person: a workspace key is refused with
 // 403 API_KEY_ACTS_AS_WORKSPACE (actor 'member'). Decisions: docs/tasks-grid.md.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, SET, defineOperation, designed, documented, mixed } from './define';
+import { CREATE, READ, REMOVE, SET, defineOperation, designed, documented, mixed, REPLACE } from './define';
 import { cursor, guid, pageSizeStrict, queryBool } from './schemas';
 import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
 import { listMyWork } from '../domain/mywork/list';
@@ -115,7 +115,7 @@ export const myWorkOperations = [
     output: snoozeResult,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     actor: 'member',
     handler: (ctx, input) => snoozeTasks(ctx, parseInstant(input.snoozedUntil)!, input.tasks),
   }),
@@ -133,7 +133,7 @@ export const myWorkOperations = [
     output: endSnoozeResult,
     refusals: ['404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     actor: 'member',
     handler: (ctx, input) => endSnoozeTasks(ctx, input.tasks),
   }),
@@ -205,7 +205,7 @@ export const myWorkOperations = [
     output: savedView,
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     actor: 'member',
     handler: (ctx, input) => updateView(ctx, input.viewKey, input),
   }),

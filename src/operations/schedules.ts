@@ -3,7 +3,7 @@
 // docs/schedules.md. REST only: 4.6 rule 7 gives tool names for the routes of 4.3 and
 // 4.4 only.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, SET, defineOperation, designed } from './define';
+import { CREATE, READ, REMOVE, SET, defineOperation, designed, REPLACE } from './define';
 import { cursor, guid, intId, pageSizeStrict, sortArg } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
@@ -142,7 +142,7 @@ export const scheduleOperations = [
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => patchSchedule(ctx, input),
   }),
   defineOperation({
@@ -199,7 +199,7 @@ export const scheduleOperations = [
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     noTool: NO_TOOL,
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input) => skipRun(ctx, input),
   }),
   defineOperation({

@@ -3,7 +3,7 @@
 // (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks/).
 // The spec names no MCP tool for these routes, so they get none (docs/checklists.md).
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, SET, defineOperation, mixed } from './define';
+import { CREATE, READ, REMOVE, SET, defineOperation, mixed, REPLACE } from './define';
 import { guid, instant, tagList } from './schemas';
 import { standaloneDetail } from './shapes/tasks';
 import { namingEntry } from './tasks/naming';
@@ -90,7 +90,7 @@ export const standaloneOperations = [
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
     },
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => patchStandaloneTask(ctx, input),
   }),
   defineOperation({
@@ -123,7 +123,7 @@ export const standaloneOperations = [
       'Body {"checklistKey"}. Needs Task.Attacher and run permission on the checklist\'s template; refused (409) when the template does not allow attached tasks, for every key. Attaching to another checklist moves the task. Answers the task detail.',
     input: { taskKey: taskKey(), checklistKey: guid('a checklist key (GUID)').describe('The checklist to attach the task to (GUID)') },
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => attachStandaloneTask(ctx, input.taskKey, input.checklistKey),
   }),
   defineOperation({
@@ -139,7 +139,7 @@ export const standaloneOperations = [
     description: 'Needs Task.Attacher. Detaching a task attached to nothing is harmless. Answers the task detail.',
     input: { taskKey: taskKey() },
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input) => detachStandaloneTask(ctx, input.taskKey),
   }),
 ];

@@ -3,7 +3,7 @@
 // the document itself is checked by the validator (422 TEMPLATE_INVALID), not by
 // the input schema, so a permission refusal comes before it is read (4.4 rule 5).
 import { z } from 'zod';
-import { CREATE, READ, SET, defineOperation, documented, mixed } from './define';
+import { CREATE, READ, SET, defineOperation, documented, mixed, REPLACE, REMOVE } from './define';
 import { guid, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
@@ -203,7 +203,8 @@ export const templateOperations = [
     output: templateRow,
     refusals: [...LOOKUP],
     budget: 'standard',
-    annotations: SET,
+    // The tool also unarchives (the DELETE's work), so it carries the DELETE's hint.
+    annotations: REPLACE,
     handler: (ctx, input) => setTemplateArchived(ctx, input),
   }),
   defineOperation({
@@ -219,7 +220,7 @@ export const templateOperations = [
     output: templateRow,
     refusals: [...LOOKUP],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input) => setTemplateArchived(ctx, { key: input.key, archived: false }),
   }),
   defineOperation({
@@ -268,7 +269,7 @@ export const templateOperations = [
     output: permissionRules,
     refusals: [...LOOKUP],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input) => setTemplatePermissions(ctx, input as Parameters<typeof setTemplatePermissions>[1]),
   }),
 ];

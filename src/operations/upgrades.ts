@@ -1,7 +1,7 @@
 // Template upgrade routes (spec v3 4.4 "List checklist upgrades", "Upgrade checklists") and
 // the checklist links route (docs/upgrades.md "Linked checklists").
 import { z } from 'zod';
-import { CREATE, READ, Reply, defineOperation, designed, documented } from './define';
+import { CREATE, READ, Reply, defineOperation, designed, documented, CREATE_REPLACING } from './define';
 import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
@@ -66,7 +66,7 @@ export const upgradeOperations = [
     ],
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     budget: 'standard',
-    annotations: CREATE,
+    annotations: CREATE_REPLACING,
     handler: (ctx, input) => {
       const hook = ctx.hooks.upgrades;
       const result = upgradeChecklists(ctx, input, { delayMs: hook?.delayMs ?? 0 });

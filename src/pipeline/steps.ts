@@ -98,6 +98,7 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
     throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
   }
+  op.refuseFirst?.(ctx, raw);
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
   if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validationError } from '../errors';
+import { isBusy, validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
@@ -117,47 +117,59 @@ export function exportDatabase(db: Db): Buffer {
 export const isSqliteFile = (bytes: Buffer): boolean => bytes.length >= 100 && bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC;
 
 export function importDatabase(db: Db, bytes: Buffer): { tables: number; rows: number } {
-  if (!isSqliteFile(bytes)) {
-    throw validationError('The body is not a SQLite database file (send the bytes GET /_emulator/export answered).');
-  }
+  if (!isSqliteHeader(bytes) || bytes.length < 100) throw notSqlite();
   const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
   const file = join(dir, 'import.sqlite');
   try {
     writeFileSync(file, bytes);
-    checkAndMigrate(file);
-    const tables = dataTables(db);
-    db.prepare('ATTACH DATABASE ? AS import_src').run(file);
-    let rows = 0;
-    try {
-      const theirs = new Set(dataTables(db, 'import_src'));
-      const missing = tables.filter((t) => !theirs.has(t));
-      if (missing.length) throw validationError(`The database file is not a wfe database: it has no table ${missing.slice(0, 5).join(', ')}.`);
-      try {
-        db.transaction(() => {
-          deleteAll(db, tables);
-          for (const t of tables) {
-            const ours = (db.prepare(`PRAGMA main.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name);
-            const cols = new Set((db.prepare(`PRAGMA import_src.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name));
-            const shared = ours.filter((c) => cols.has(c)).map(quote).join(', ');
-            rows += db.prepare(`INSERT INTO main.${quote(t)} (${shared}) SELECT ${shared} FROM import_src.${quote(t)}`).run().changes;
-          }
-          const seq = db.prepare("SELECT 1 FROM import_src.sqlite_master WHERE name = 'sqlite_sequence'").get();
-          const ourSeq = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get();
-          if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
-        })();
-      } catch (e) {
-        if (e instanceof Error && e.name === 'SqliteError') {
-          throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);
-        }
-        throw e;
-      }
-    } finally {
-      db.prepare('DETACH DATABASE import_src').run();
-    }
-    return { tables: tables.length, rows };
+    return importDatabaseFile(db, file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Whether these first bytes can begin a SQLite file (all 16 header bytes, or as many as arrived). */
+export const isSqliteHeader = (head: Buffer): boolean => head.subarray(0, 16).toString('latin1') === SQLITE_MAGIC.slice(0, Math.min(16, head.length));
+
+export const notSqlite = () => validationError('The body is not a SQLite database file (send the bytes GET /_emulator/export answered).');
+
+/**
+ * The import itself, from a SQLite file on disk (the route streams the body to one).
+ * The file is checked and migrated before the transaction opens, so only the copy of
+ * the rows holds the write lock; the copy is one transaction (all or nothing).
+ */
+export function importDatabaseFile(db: Db, file: string): { tables: number; rows: number } {
+  checkAndMigrate(file);
+  const tables = dataTables(db);
+  db.prepare('ATTACH DATABASE ? AS import_src').run(file);
+  let rows = 0;
+  try {
+    const theirs = new Set(dataTables(db, 'import_src'));
+    const missing = tables.filter((t) => !theirs.has(t));
+    if (missing.length) throw validationError(`The database file is not a wfe database: it has no table ${missing.slice(0, 5).join(', ')}.`);
+    try {
+      db.transaction(() => {
+        deleteAll(db, tables);
+        for (const t of tables) {
+          const ours = (db.prepare(`PRAGMA main.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name);
+          const cols = new Set((db.prepare(`PRAGMA import_src.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name));
+          const shared = ours.filter((c) => cols.has(c)).map(quote).join(', ');
+          rows += db.prepare(`INSERT INTO main.${quote(t)} (${shared}) SELECT ${shared} FROM import_src.${quote(t)}`).run().changes;
+        }
+        const seq = db.prepare("SELECT 1 FROM import_src.sqlite_master WHERE name = 'sqlite_sequence'").get();
+        const ourSeq = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get();
+        if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
+      })();
+    } catch (e) {
+      if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e)) {
+        throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);
+      }
+      throw e;
+    }
+  } finally {
+    db.prepare('DETACH DATABASE import_src').run();
+  }
+  return { tables: tables.length, rows };
 }
 
 function checkAndMigrate(file: string): void {

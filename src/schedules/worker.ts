@@ -1,21 +1,21 @@
 // The scheduler (docs/schedules.md "The clock"): polls the emulator clock, like the
-// webhook sender, and starts every run whose instant has passed, oldest first. Each
-// run starts in its own IMMEDIATE transaction that first re-reads it as still
-// upcoming, so a run starts exactly once: across ticks, across restarts (the state
-// is in SQLite) and across two processes sharing one database file.
+// webhook sender, and starts every run whose instant has passed, oldest first, in
+// slices of about 20 ms (each one IMMEDIATE transaction, yielding between them). Each
+// run is a savepoint that first re-reads it as still upcoming, so a run starts exactly
+// once: across ticks, across restarts (the state is in SQLite) and across two
+// processes sharing one database file.
 import type { Emulator } from '../emulator';
 import type { Ctx } from '../context';
 import type { KeyRow, MemberRow, WorkspaceRow } from '../domain/people/rows';
 import { newToken } from '../ids';
 import { dueRuns, stillDue } from '../domain/schedules/due';
 import { startRun } from '../domain/schedules/plan';
+import { isBusy } from '../errors';
+import { sliceSpent, yieldToRequests } from '../platform/slices';
 
 /** Real milliseconds between looks at the clock. */
 export const POLL_MS = 50;
-/** Runs started per tick at most: a clock moved by a century must not stall the server. */
-const PER_TICK = 500;
 
-const isBusy = (e: unknown) => typeof e === 'object' && e !== null && /^SQLITE_BUSY/.test(String((e as { code?: unknown }).code));
 
 export class ScheduleWorker {
   private timer?: NodeJS.Timeout;
@@ -24,7 +24,7 @@ export class ScheduleWorker {
   constructor(private readonly emu: Emulator) {}
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), POLL_MS);
+    this.timer = setInterval(() => void this.tick(), POLL_MS);
     this.timer.unref();
   }
 
@@ -55,35 +55,64 @@ export class ScheduleWorker {
     };
   }
 
-  /** Starts every due run (tests may call it to skip the wait for the next poll). Returns how many started. */
-  tick(): number {
-    if (this.stopped || !this.emu.db.open) return 0;
-    const db = this.emu.db;
+  /** The catch-up in progress, if any: one at a time. */
+  private running?: Promise<number>;
+
+  /**
+   * Starts every due run, oldest first, in slices (src/platform/slices.ts): a clock moved by
+   * years starts its thousands of runs without stalling requests. Resolves with how many started.
+   */
+  tick(): Promise<number> {
+    if (this.stopped || !this.emu.db.open) return Promise.resolve(0);
+    this.running ??= this.catchUp().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async catchUp(): Promise<number> {
     let started = 0;
-    try {
-      while (started < PER_TICK) {
+    for (;;) {
+      if (this.stopped || !this.emu.db.open) return started;
+      let n: number;
+      try {
+        n = this.slice();
+      } catch (e) {
+        // A busy database (another process holds the write lock) or a bug: try again next tick.
+        this.emu.log(`schedules: starting due runs failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        return started;
+      }
+      if (n === 0) return started;
+      started += n;
+      await yieldToRequests();
+    }
+  }
+
+  /** One slice: due runs started in one transaction until SLICE_MS has passed; each run a savepoint. */
+  private slice(): number {
+    const db = this.emu.db;
+    const began = performance.now();
+    let started = 0;
+    db.transaction(() => {
+      for (;;) {
         const now = this.emu.clock.now();
-        const due = dueRuns(db, now, Math.min(50, PER_TICK - started));
-        if (due.length === 0) break;
+        const due = dueRuns(db, now, 50);
+        if (due.length === 0) return;
         for (const d of due) {
           const ctx = this.ctxFor(d.workspace_id);
           try {
             db.transaction(() => {
               if (stillDue(db, d.id, now)) startRun(ctx, d.id, false);
-            }).immediate();
+            })();
           } catch (e) {
-            if (isBusy(e)) throw e; // another process holds the write lock: next tick
+            if (isBusy(e)) throw e;
             // A bug must not stop the other runs nor be retried forever: the run fails, visibly.
             this.emu.log(`schedules: run ${d.id} could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
             db.prepare("UPDATE schedule_runs SET status = 'Failed', reason = ? WHERE id = ? AND status = 'Upcoming'").run('The emulator failed to start this run (a bug in the emulator; see its log).', d.id);
           }
           started++;
+          if (sliceSpent(began)) return;
         }
       }
-    } catch (e) {
-      // A busy database (another process holds the write lock) or a bug: try again next tick.
-      this.emu.log(`schedules: starting due runs failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    }
+    })();
     return started;
   }
 }

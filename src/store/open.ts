@@ -17,17 +17,27 @@ export const schemaVersion = (): number => Math.max(...schemaBlocks().map((b) =>
 /**
  * Opens (creating if needed) a database and brings its schema up to date.
  * `file` undefined or ':memory:' gives an in-memory database; a file uses WAL.
+ * `image` (bytes of db.serialize()) gives an in-memory database starting as that copy.
  */
-export function openDb(file?: string): Db {
-  const db = new Database(file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
-  if (file && file !== ':memory:') {
+/**
+ * How long a write waits for another process's write lock before it gives up
+ * (docs/reliability.md "Several processes on one file"): then the request is
+ * answered 503 with Retry-After. WFE_BUSY_TIMEOUT_MS changes it (tests).
+ */
+export const busyTimeoutMs = (): number => Number(process.env.WFE_BUSY_TIMEOUT_MS) || 5000;
+
+export function openDb(file?: string, image?: Buffer, busyMs = busyTimeoutMs()): Db {
+  // An image (a serialized database) opens in memory as a copy: the bytes stay untouched.
+  const db = new Database(image ?? file ?? ':memory:', { nativeBinding: loadNativeBinding() } as Database.Options);
+  immediateTransactions(db);
+  if (!image && file && file !== ':memory:') {
     db.pragma('journal_mode = WAL');
     // FULL: an acknowledged write survives power loss and SIGKILL alike.
     db.pragma('synchronous = FULL');
   }
   memoizePrepare(db);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyMs))}`);
   migrate(db);
   return db;
 }
@@ -46,10 +56,23 @@ export function migrate(db: Db, blocks = schemaBlocks()): void {
   for (const block of [...blocks].sort((a, b) => a.version - b.version)) {
     if (block.version <= current) continue;
     db.transaction(() => {
+      // Another process sharing the file may have applied it while this one waited for the lock.
+      if ((db.pragma('user_version', { simple: true }) as number) >= block.version) return;
       db.exec(block.sql);
       db.pragma(`user_version = ${block.version}`);
     })();
   }
+}
+
+/**
+ * Every transaction takes the write lock up front (BEGIN IMMEDIATE). A deferred
+ * transaction starts as a read and, when another process (`wfe mcp --db F` beside
+ * `wfe serve --db F`) wrote meanwhile, fails its first write with SQLITE_BUSY at
+ * once instead of waiting out the busy timeout. Nested calls stay savepoints.
+ */
+function immediateTransactions(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  (db as unknown as { transaction: (fn: (...a: unknown[]) => unknown) => unknown }).transaction = (fn) => transaction(fn).immediate;
 }
 
 /**

@@ -64,7 +64,7 @@ export function upgradeControlRoutes(emu: Emulator, worker: UpgradeWorker): Extr
     }
     if (path === '/_emulator/upgrades/run' && m === 'POST') {
       // Runs what is due on the emulator clock now, even while paused; answers when done.
-      const ran = worker.runDue();
+      const ran = await worker.runDue();
       return json(200, { ran, ...state(emu, worker) }, h);
     }
     if (path === '/_emulator/upgrades/failures') {

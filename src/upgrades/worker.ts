@@ -2,8 +2,9 @@
 // worker; docs/upgrades.md). Like the webhook sender it never runs inside a request: the
 // 202 writes queue rows, the worker is woken after the write and also polls, and a row is
 // due when the emulator clock reaches its run_at, so moving the clock with /_emulator
-// drives it. One template at a time; one checklist per transaction, so a crash or SIGKILL
-// leaves every unfinished rebuild queued for the next start.
+// drives it. One template at a time, in slices of about 20 ms, each one transaction, yielding
+// to requests between them (src/platform/slices.ts); a crash or SIGKILL leaves every rebuild
+// of an unfinished slice queued for the next start.
 import type { Emulator } from '../emulator';
 import { ClockWorker } from '../platform/clock-worker';
 import { recordActivity } from '../domain/activity';
@@ -11,6 +12,7 @@ import { checklistById } from '../domain/checklists/lookup';
 import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
 import { workerCtx, type JobRow } from './context';
+import { sliceSpent, yieldToRequests } from '../platform/slices';
 
 export class UpgradeWorker extends ClockWorker {
   /** Injected failures (tests): checklist key (lower case) → message of the next rebuild's failure. */
@@ -40,35 +42,79 @@ export class UpgradeWorker extends ClockWorker {
     return [...this.failures].map(([checklistKey, message]) => ({ checklistKey, message }));
   }
 
+  /** The background run in progress, if any: one at a time. */
+  private running?: Promise<number>;
+  /** The template whose due rebuilds are being worked through (one template at a time). */
+  private template?: number;
+
   tick(): void {
-    if (this.stopped || this.paused || !this.emu.db.open) return;
-    try {
-      this.runDue();
-    } catch (e) {
-      this.emu.log(`upgrades: the worker failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`);
+    if (this.stopped || this.paused || !this.emu.db.open || this.running) return;
+    this.running = this.runSliced()
+      .catch((e) => {
+        this.emu.log(`upgrades: the worker failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`);
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+  }
+
+  /** Every due rebuild, a slice at a time, yielding between slices. Resolves with how many ran. */
+  private async runSliced(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      if (this.stopped || this.paused || !this.emu.db.open) return ran;
+      const n = this.slice();
+      if (n === 0) return ran;
+      ran += n;
+      await yieldToRequests();
     }
   }
 
   /**
-   * Rebuilds every due checklist, one template at a time: the template of the oldest due
-   * rebuild, all of its due rebuilds in queue order, then the next template. Returns how many ran.
+   * Rebuilds every due checklist (POST /_emulator/upgrades/run: even while paused, answered
+   * when done), in slices that yield between them like the background run. Returns how many ran.
    */
-  runDue(): number {
-    const db = this.emu.db;
+  async runDue(): Promise<number> {
+    await this.running;
     let ran = 0;
     for (;;) {
-      if (this.stopped || !db.open) return ran;
-      const now = this.emu.clock.now();
-      const first = db.prepare<[number], { template_id: number }>("SELECT template_id FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? ORDER BY run_at, id LIMIT 1").get(now);
-      if (!first) return ran;
-      const jobs = db
-        .prepare<[number, number], JobRow>("SELECT * FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? AND template_id = ? ORDER BY run_at, id")
-        .all(now, first.template_id);
-      for (const j of jobs) {
-        this.runJob(j.id);
-        ran++;
-      }
+      if (this.stopped || !this.emu.db.open) return ran;
+      const n = this.slice();
+      if (n === 0) return ran;
+      ran += n;
+      await yieldToRequests();
     }
+  }
+
+  /**
+   * One slice: due rebuilds in one transaction until SLICE_MS has passed, one template at a
+   * time (the template of the oldest due rebuild, all of its due rebuilds in queue order, then
+   * the next). Each rebuild is a savepoint inside it. Returns how many ran.
+   */
+  private slice(): number {
+    const db = this.emu.db;
+    const started = performance.now();
+    let ran = 0;
+    db.transaction(() => {
+      do {
+        const job = this.nextJob();
+        if (!job) return;
+        this.runJob(job);
+        ran++;
+      } while (!sliceSpent(started));
+    })();
+    return ran;
+  }
+
+  private nextJob(): number | undefined {
+    const db = this.emu.db;
+    const now = this.emu.clock.now();
+    if (this.template !== undefined) {
+      const same = db.prepare<[number, number], { id: number }>("SELECT id FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? AND template_id = ? ORDER BY run_at, id LIMIT 1").get(now, this.template);
+      if (same) return same.id;
+    }
+    const first = db.prepare<[number], { id: number; template_id: number }>("SELECT id, template_id FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? ORDER BY run_at, id LIMIT 1").get(now);
+    this.template = first?.template_id;
+    return first?.id;
   }
 
   private runJob(jobId: number): void {

@@ -23,7 +23,12 @@ export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSend
   senders.set(emu, sender);
   emu.hooks.event = (ctx, eventType, subject) => {
     const r = recordEvent(ctx, eventType, subject, ctx.now() + opts.processDelayMs);
-    if (r && r.deliveries > 0) sender.kick();
+    if (!r || r.deliveries === 0) return;
+    // new_checklist is "the checklist as processed shortly after creation: checklistEndDateTime
+    // null" (6.3): its body is taken now, inside the creating transaction, so a paused sender or
+    // a slow target never sends what the checklist became later (completed, answered).
+    if (eventType === 'new_checklist') sender.buildNow(r.eventId);
+    sender.kick();
   };
   // The forward set on the command line replaces the one of the previous start.
   emu.db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(CLI_FORWARD);

@@ -60,7 +60,7 @@ export function writeCompact(v: JsonValue): string {
   return '{' + entries.map(([k, x]) => escapeString(k) + ':' + writeCompact(x)).join(',') + '}';
 }
 
-/** Family A timestamps: UTC with offset +00:00; fractional seconds only when not zero, trailing zeros trimmed. */
+/** Payload timestamps (both families, spec v3 6 rule 6: never v3's Z): UTC with offset +00:00; fractional seconds only when not zero, trailing zeros trimmed. */
 export function offsetTime(ms: number | null | undefined, withOffset = true): string | null {
   if (ms === null || ms === undefined) return null;
   const iso = new Date(ms).toISOString(); // 2024-05-01T10:00:00.120Z
@@ -68,5 +68,3 @@ export function offsetTime(ms: number | null | undefined, withOffset = true): st
   return iso.slice(0, 19) + (frac ? '.' + frac : '') + (withOffset ? '+00:00' : '');
 }
 
-/** Family B timestamps: the v3 form, UTC ending Z. */
-export const zTime = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());

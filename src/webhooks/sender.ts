@@ -138,6 +138,11 @@ export class WebhookSender extends ClockWorker {
     }
   }
 
+  /** Builds an event's body now rather than when its first delivery is due (new_checklist: install.ts). */
+  buildNow(eventId: number): void {
+    this.processEvent(eventId);
+  }
+
   /** Builds the event's body the first time any of its deliveries is due (once per event). */
   private processEvent(eventId: number): EventRow {
     const db = this.emu.db;

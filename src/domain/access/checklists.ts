@@ -234,10 +234,14 @@ const EXCLUSIVE_MESSAGE =
   'This task is assigned exclusively, and you are not one of its assignees: only its assignees and Administrators may change it. ' +
   'An Administrator can assign you to the task or turn off its exclusive assignment.';
 
-/** Complete / uncomplete / NA: run permission on the checklist, then the exclusive assignment (2.4). */
-export function assertCanChangeStatus(ctx: Ctx, checklist: ChecklistLike | null, task: TaskLike): void {
+/**
+ * Complete / uncomplete / NA: run permission on the checklist (5.8 row 1); completing also needs
+ * the exclusive assignment (2.4: "Only assignees (and Administrators) may complete, reassign or
+ * re-date"), which names no other status write (docs/decisions.md "Exclusive assignment").
+ */
+export function assertCanChangeStatus(ctx: Ctx, checklist: ChecklistLike | null, task: TaskLike, completing: boolean): void {
   if (checklist) assertCanRun(ctx, checklist);
-  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+  if (completing && keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
 }
 
 /** Assign, unassign, set or clear a due date (5.8 row 2): any Administrator or Member; exclusive limits; workspace key refused. */
@@ -282,11 +286,11 @@ export function assertCanReadStandalone(ctx: Ctx, task: StandaloneLike): void {
   }
 }
 
-/** Status writes on an unattached standalone task: Administrators, its raiser and its assignees; the workspace key only on tasks it raised (5.9). */
-export function assertCanRunStandalone(ctx: Ctx, task: StandaloneLike): void {
+/** Status writes on an unattached standalone task: Administrators, its raiser and its assignees; the workspace key only on tasks it raised (5.9); completing also needs the exclusive assignment (2.4). */
+export function assertCanRunStandalone(ctx: Ctx, task: StandaloneLike, completing: boolean): void {
   assertCanReadStandalone(ctx, task);
   if (ctx.actor.kind === 'workspace' && task.raised_by !== ctx.actor.member.id) {
     throw forbidden('This API key acts as the workspace and may change only the standalone tasks it raised. Use a key that acts as a member.');
   }
-  if (keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
+  if (completing && keptOutByExclusive(ctx, task)) throw forbidden(EXCLUSIVE_MESSAGE);
 }

@@ -6,6 +6,7 @@ import { newGuid } from '../../ids';
 import type { TemplateDocument } from '../templates/document';
 import { resolveDocNaming } from '../people/naming';
 import { applyTags } from '../tags/apply';
+import { syncStopVisibility } from '../tasks/stop-visibility';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -113,5 +114,6 @@ export function startChecklist(db: Db, p: StartParams): { id: number; key: strin
     }
     for (const f of t.fields ?? []) if (f.id && values.has(f.id)) setValue.run(taskId, f.id, JSON.stringify(values.get(f.id)), p.now, p.createdBy);
   });
+  syncStopVisibility({ db }, id, p.doc);
   return { id, key };
 }

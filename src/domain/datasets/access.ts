@@ -25,6 +25,20 @@ export function assertNotSystem(ds: DataSetRow): void {
   if (ds.source === 'system') throw forbidden(`Data Set "${ds.name}" is a system Data Set and is read-only.`);
 }
 
+/**
+ * A write naming a system Data Set (by slug or key) is 403 whatever its body (legacy 3, 7: "any
+ * write gives 403"): checked before the body, the one exception to validating first. Anything
+ * else (not a string, malformed, not a system set) is left to the usual checks.
+ */
+export function refuseSystemWrite(db: Ctx['db'], ref: unknown): void {
+  if (typeof ref !== 'string') return;
+  const r = ref.trim();
+  const row = db
+    .prepare<[string, string], DataSetRow>("SELECT * FROM data_sets WHERE workspace_id IS NULL AND source = 'system' AND (key = ? COLLATE NOCASE OR slug = ? COLLATE NOCASE)")
+    .get(r, r);
+  if (row) assertNotSystem(row);
+}
+
 /** Create a Data Set (5.5): Library.Creator. */
 export function assertCanCreateDataSet(ctx: Ctx): void {
   if (!passesAll(ctx) && !ctx.actor.rights.has('Library.Creator')) throw forbidden(`Creating a Data Set needs the Library.Creator right, which you do not have. ${ADMIN_CAN}`);

@@ -44,7 +44,9 @@ export function parseCsv(file: CsvFile, field = 'file'): string[][] {
   let text = file.bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    const rows = parse(text, { bom: false, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    // Line ends: a record ends at CRLF, LF or CR, mixed freely in one file (normalised, never
+    // stored as part of a cell); inside a quoted cell every byte is kept (docs/data-sets.md).
+    const rows = parse(text, { bom: false, skip_empty_lines: true, relax_column_count: false, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
     if (rows.length === 0) throw fail(`${field} has no header row; the first row must name the columns.`, field);
     return rows;
   } catch (e) {
@@ -57,7 +59,7 @@ function checkHeader(header: string[], field: string): string[] {
   if (header.length > MAX_FIELDS) throw fail(`${field} has ${header.length} columns; a Data Set has at most ${MAX_FIELDS} fields.`, field);
   const seen = new Set<string>();
   return header.map((h, i) => {
-    const name = h.trim();
+    const name = unguardCell(h.trim());
     if (name === '') throw fail(`${field}: column ${i + 1} of the header row has no name.`, field);
     if (name.length > MAX_NAME) throw fail(`${field}: column ${i + 1} of the header row is longer than ${MAX_NAME} characters.`, field);
     if (seen.has(name.toLowerCase())) throw fail(`${field}: the header row names "${name}" twice.`, field);
@@ -65,6 +67,21 @@ function checkHeader(header: string[], field: string): string[] {
     return name;
   });
 }
+
+/**
+ * CSV injection (OWASP): a spreadsheet runs a cell that starts with one of these as a
+ * formula. Text cells starting with one get a leading apostrophe (the guard) on export.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A cell the importer reads as guarded: an apostrophe before a formula character or before another apostrophe. */
+const GUARDED = /^'[=+\-@\t\r']/;
+/** Numbers, dates and booleans are validated values: never guarded, never unguarded (`-5` stays `-5`). */
+const GUARDS_TYPE = (t: FieldType) => t !== 'number' && t !== 'date' && t !== 'boolean';
+
+/** Export: the guard before a formula character, and before a value that would read as guarded, so import gives it back as it was. */
+export const guardCell = (text: string): string => (FORMULA_START.test(text) || GUARDED.test(text) ? `'${text}` : text);
+/** Import: the inverse of guardCell (one apostrophe dropped before a formula character or an apostrophe). */
+export const unguardCell = (text: string): string => (GUARDED.test(text) ? text.slice(1) : text);
 
 const CANONICAL_NUMBER = (s: string) => s.trim() === s && s !== '' && Number.isFinite(Number(s)) && String(Number(s)) === s;
 
@@ -83,7 +100,7 @@ function checkRows(rows: string[][], fields: (FieldRow | { key: string; name: st
   return rows.map((row, r) => {
     const values: Values = {};
     fields.forEach((f, c) => {
-      const v = checkValue(f.type, row[c]);
+      const v = checkValue(f.type, GUARDS_TYPE(f.type) ? unguardCell(row[c]) : row[c]);
       if (!v.ok) throw fail(`${field}: row ${r + 2}, column "${f.name}" (${f.type}): ${JSON.stringify(row[c])} ${v.reason}.`, field);
       if (v.value !== undefined) values[f.key] = v.value;
     });
@@ -151,9 +168,11 @@ export function exportCsv(ctx: Ctx, ref: string, viewKey?: string, viewField?: s
   const data: string[][] = [cols.map((f) => f.name)];
   for (const r of rows) {
     const v = JSON.parse(r.vals) as Values;
-    data.push(cols.map((f) => cellText(v[f.key])));
+    data.push(cols.map((f) => (GUARDS_TYPE(f.type) ? guardCell(cellText(v[f.key])) : cellText(v[f.key]))));
   }
-  const text = stringify(data, { record_delimiter: '\r\n' });
+  // A cell holding CR or LF alone is quoted too (csv-stringify quotes only the record delimiter,
+  // CRLF): strict RFC 4180 readers then read one record per row.
+  const text = stringify([data[0].map(guardCell), ...data.slice(1)], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
   const date = new Date(ctx.now()).toISOString().slice(0, 10);
   return { fileName: `${safeName(ds.name)}-${safeName(view.name)}-${date}.csv`, bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]) };
 }

@@ -1,5 +1,5 @@
 // Data Set views (legacy spec 4.8): filters (AND), sorts by position, hidden fields.
-// At most 20 per set; All Records cannot be changed or deleted; an update replaces
+// At most 20 per set; All Records cannot be renamed or deleted; an update replaces
 // filters, sorts and hidden fields entirely (v3 PATCH: each one that is sent). A view
 // linked template fields show may be deleted: its name is remembered so template
 // validation warns `data_set_link_removed` instead of failing (src/domain/templates/validate.ts).
@@ -53,10 +53,14 @@ export function updateView(ctx: Ctx, ref: string, viewKey: string, body: ViewBod
   const name = mode === 'put' || body.name !== undefined ? checkName(body.name, 'name', 'view') : undefined;
   const ds = changeableDataSet(ctx, ref);
   const v = findView(ctx, ds, viewKey);
-  assertNotDefault(v, 'changed');
+  // All Records cannot be renamed (legacy 3, 4.8), but "update replaces filters, sorts and hidden
+  // fields entirely" holds for it too: the export's default view carries what it is given.
+  if (v.is_default === 1 && name !== undefined && name.toLowerCase() !== v.name.toLowerCase()) {
+    throw validationError(`The ${v.name} view cannot be renamed; send its name as it is ("${v.name}") to change its filters, sorts and hidden fields.`, 'name');
+  }
   const put = mode === 'put';
   const spec = checkViewSpec(fieldsOf(ctx, ds.id), body.filters, body.sorts, body.hiddenFields, names);
-  if (name !== undefined) {
+  if (name !== undefined && v.is_default !== 1) {
     assertUniqueName(viewsOf(ctx, ds.id), name, v.id);
     if (name !== v.name) rememberRemoved(ctx, ds, v);
     ctx.db.prepare('UPDATE data_set_views SET name = ? WHERE id = ?').run(name, v.id);
@@ -64,7 +68,7 @@ export function updateView(ctx: Ctx, ref: string, viewKey: string, body: ViewBod
   if (put || body.filters !== undefined) ctx.db.prepare('UPDATE data_set_views SET filters = ? WHERE id = ?').run(JSON.stringify(spec.filters), v.id);
   if (put || body.sorts !== undefined) ctx.db.prepare('UPDATE data_set_views SET sorts = ? WHERE id = ?').run(JSON.stringify(spec.sorts), v.id);
   if (put || body.hiddenFields !== undefined) ctx.db.prepare('UPDATE data_set_views SET hidden_fields = ? WHERE id = ?').run(JSON.stringify(spec.hiddenFields), v.id);
-  if (put || name !== undefined || body.filters !== undefined || body.sorts !== undefined || body.hiddenFields !== undefined) touch(ctx, ds);
+  if (put || (name !== undefined && v.is_default !== 1) || body.filters !== undefined || body.sorts !== undefined || body.hiddenFields !== undefined) touch(ctx, ds);
   return findView(ctx, ds, v.key);
 }
 

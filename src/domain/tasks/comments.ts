@@ -73,12 +73,15 @@ export function listComments(ctx: Ctx, t: TaskTarget) {
 
 /**
  * Any key of the workspace may comment (5.8: refusal none). People in `assignedMentioned` are
- * mentioned and also assigned to the task, which needs the assign right of 5.8 row 2.
+ * mentioned and also assigned to the task, which needs what assigning needs on every path: read
+ * access to the task (5.4) and the assign right of 5.8 row 2 (docs/decisions.md "One rule for
+ * assigning").
  */
 export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment) {
   refuseHeading(t, 'A heading has no comments.');
   const where = { checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id };
   if (c.assign.length) {
+    assertTaskReadable(ctx, t);
     assertCanAssignOrDate(ctx, t.task);
     const had = assigneesOf(ctx, t.task.id);
     const ins = ctx.db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
@@ -100,9 +103,11 @@ export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment) {
   return commentView(ctx, ctx.db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(id)!);
 }
 
-/** DELETE .../comments/{commentId}: its author or an Administrator (5.8). */
+/**
+ * DELETE .../comments/{commentId}: its author or an Administrator (5.8), and nobody else. The
+ * author needs no read access: any key may comment (5.8), so whoever wrote it may take it back.
+ */
 export function deleteComment(ctx: Ctx, t: TaskTarget, commentId: number): void {
-  assertTaskReadable(ctx, t);
   const c = ctx.db.prepare<[number, number], CommentRow>('SELECT * FROM comments WHERE id = ? AND task_id = ?').get(commentId, t.task.id);
   if (!c) throw notFound('COMMENT_NOT_FOUND', `No comment with id ${commentId} exists on this task.`);
   if (!ctx.actor.isAdmin && c.author_id !== ctx.actor.member.id) {

@@ -126,7 +126,8 @@ export function validateAnswer(ctx: Ctx, f: DocField, value: unknown, path: stri
     }
     case 'Members': {
       const list = mustArray(value, path, 'member ids or {name} entries');
-      const single = f.selectionMode !== 'multiple';
+      // multiple is the default (docs/template-document.md), as the template detail reports it.
+      const single = f.selectionMode === 'single';
       const ids: number[] = [];
       list.forEach((v, i) => {
         const p = `${path}[${i}]`;

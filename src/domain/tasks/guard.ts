@@ -7,26 +7,29 @@ import {
   assertCanRead,
   assertCanReadStandalone,
   assertCanRunStandalone,
-  assignedMemberIds,
   checklistAccess,
 } from '../access/checklists';
 import type { TaskTarget } from './target';
 
+/**
+ * A checklist task, and an attached standalone task, read as the checklist on every route (5.4:
+ * "readable only when the member could open the checklist"); its assignees do, since a task of the
+ * checklist is assigned to them, but its raiser alone does not. An unattached one: its own rule.
+ */
 export function assertTaskReadable(ctx: Ctx, t: TaskTarget): void {
-  if (t.checklist && !t.standalone) assertCanRead(ctx, t.checklist);
-  else if (t.checklist && t.standalone) {
-    // An attached standalone task reads as its checklist (5.4), and its raiser and assignees keep reading it.
-    const own = t.task.raised_by === ctx.actor.member.id || assignedMemberIds(ctx, t.task.id).has(ctx.actor.member.id);
-    if (!own) assertCanRead(ctx, t.checklist);
-  } else assertCanReadStandalone(ctx, t.task);
+  if (t.checklist) assertCanRead(ctx, t.checklist);
+  else assertCanReadStandalone(ctx, t.task);
 }
 
-/** Complete, uncomplete, mark or clear not applicable (5.8 row 1). */
-export function assertTaskRunnable(ctx: Ctx, t: TaskTarget): void {
+/**
+ * Complete, uncomplete, mark or clear not applicable (5.8 row 1); `completing` adds the exclusive
+ * assignment (2.4).
+ */
+export function assertTaskRunnable(ctx: Ctx, t: TaskTarget, completing: boolean): void {
   assertTaskReadable(ctx, t);
-  if (!t.standalone) return assertCanChangeStatus(ctx, t.checklist, t.task);
-  if (t.checklist && checklistAccess(ctx, t.checklist).canRun && ctx.actor.kind === 'member') return assertCanChangeStatus(ctx, null, t.task);
-  assertCanRunStandalone(ctx, t.task);
+  if (!t.standalone) return assertCanChangeStatus(ctx, t.checklist, t.task, completing);
+  if (t.checklist && checklistAccess(ctx, t.checklist).canRun && ctx.actor.kind === 'member') return assertCanChangeStatus(ctx, null, t.task, completing);
+  assertCanRunStandalone(ctx, t.task, completing);
 }
 
 /** Status, assignee, due-date and comment writes refuse a heading (2.4): 400 on taskKey. */

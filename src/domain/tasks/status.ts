@@ -11,6 +11,7 @@ import { assertTaskReadable, assertTaskRunnable, refuseHeading } from './guard';
 import { isAnswered } from './field-values';
 import { stateOf, storedAnswers, taskView } from './views';
 import { onTaskCompletionChanged } from './due';
+import { syncStopVisibility } from './stop-visibility';
 import type { TaskRow } from './rows';
 
 const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id });
@@ -22,9 +23,13 @@ const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.a
  */
 export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
   const c = checklistById(ctx, checklistId);
-  if (!c || c.status === 'Scheduled') return;
+  if (!c) return;
+  const doc = checklistDocument(ctx, c);
+  if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
   const tasks = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
-  const state = evaluateChecklist(ctx, checklistId, checklistDocument(ctx, c), tasks);
+  const state = evaluateChecklist(ctx, checklistId, doc, tasks);
+  // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).
+  syncStopVisibility(ctx, checklistId, doc, state);
   const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');
   if (!outstanding && c.status !== 'Complete') {
     ctx.db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(ctx.now(), checklistId);
@@ -61,7 +66,7 @@ const refresh = (ctx: Ctx, t: TaskTarget) => {
  * completion checks (409): halted, hidden by a condition, required fields unanswered.
  */
 export function completeTask(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.', true);
   if (t.task.status === 'Complete') return taskView(ctx, t);
   if (t.task.status === 'NotApplicable') {
     throw conflict('The task is marked not applicable. Clear not applicable (DELETE .../not-applicable) before completing it.');
@@ -87,20 +92,28 @@ export function completeTask(ctx: Ctx, t: TaskTarget) {
   return taskView(ctx, reload(ctx, t));
 }
 
+/**
+ * How a status step treats the checklist's status. `settle: false` leaves it for the caller's
+ * next step (a legacy status set that passes through Incomplete, legacy 3).
+ */
+export interface StepOptions {
+  settle?: boolean;
+}
+
 /** DELETE .../complete: the task becomes Incomplete; harmless when it is not complete. */
-export function uncompleteTask(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'Complete') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.uncompleted', text: `${actorName(ctx)} marked the task as not complete.` });
   onTaskCompletionChanged(ctx, t, null);
-  refresh(ctx, t);
+  if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
 }
 
 /** POST .../not-applicable: stamps a completion time, fires no task_completed (3). */
 export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status === 'NotApplicable') return taskView(ctx, t);
   if (t.task.status === 'Complete') {
     throw conflict('The task is complete. Uncomplete it (DELETE .../complete) before marking it not applicable.');
@@ -115,20 +128,20 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
 }
 
 /** DELETE .../not-applicable: the task becomes Incomplete; harmless when it is not marked. */
-export function clearNotApplicable(ctx: Ctx, t: TaskTarget) {
-  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.');
+export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
+  assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
   ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.notApplicableCleared', text: `${actorName(ctx)} cleared not applicable; the task is incomplete again.` });
-  refresh(ctx, t);
+  if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
 }
 
 /** Read access first (a member who may not see the checklist learns nothing more), then heading, then write rights. */
-function assertTaskRunnableOrHeading(ctx: Ctx, t: TaskTarget, why: string): void {
+function assertTaskRunnableOrHeading(ctx: Ctx, t: TaskTarget, why: string, completing: boolean): void {
   if (t.task.is_heading) {
     assertTaskReadable(ctx, t);
     refuseHeading(t, why);
   }
-  assertTaskRunnable(ctx, t);
+  assertTaskRunnable(ctx, t, completing);
 }

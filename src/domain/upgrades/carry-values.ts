@@ -112,7 +112,7 @@ function carryMembers(ctx: Ctx, newF: DocField, stored: unknown): Carried {
     if (offered(id)) kept.push(id);
     else lost.push(`${describeValue(ctx, newF, [id])} (no longer offered)`);
   }
-  if (newF.selectionMode !== 'multiple' && kept.length > 1) {
+  if (newF.selectionMode === 'single' && kept.length > 1) {
     for (const id of kept.splice(1)) lost.push(`${describeValue(ctx, newF, [id])} (the field now takes one person)`);
   }
   return { value: kept.length ? kept : undefined, lost };

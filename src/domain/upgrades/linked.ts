@@ -9,6 +9,7 @@ import { recordActivity } from '../activity';
 import { assertCanRead, readableChecklists } from '../access/checklists';
 import { checklistById, checklistReference, findChecklist, type ChecklistRow } from '../checklists/lookup';
 import { startChecklist } from '../checklists/start';
+import { syncStopVisibility } from '../tasks/stop-visibility';
 import { parseStoredDocument } from '../templates/document';
 import type { Db } from '../../store/open';
 
@@ -81,6 +82,7 @@ export function startLinkedChecklists(ctx: Ctx, parentId: number, depth = 0): vo
       ctx.db
         .prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)')
         .run(task.id, f.id, JSON.stringify({ checklistKey: child.key }), now, parent.created_by);
+      syncStopVisibility(ctx, parentId, doc); // the answer may be what a condition tests
       recordActivity(ctx, {
         checklistId: parentId,
         taskId: task.id,

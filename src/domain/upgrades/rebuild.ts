@@ -11,6 +11,7 @@ import { applyTags } from '../tags/apply';
 import { parseStoredDocument, type DocField, type DocTask, type TemplateDocument } from '../templates/document';
 import { isAnswered, validateAnswer } from '../tasks/field-values';
 import { evaluateChecklist } from '../tasks/evaluate';
+import { syncStopVisibility } from '../tasks/stop-visibility';
 import type { TaskRow } from '../tasks/rows';
 import { fieldName } from '../tasks/target';
 import { carryValue, describeValue } from './carry-values';
@@ -296,6 +297,7 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     if (outstanding && c.status === 'Complete') db.prepare("UPDATE checklists SET status = 'InProgress', completed_at = NULL WHERE id = ?").run(c.id);
     if (!outstanding && c.status === 'InProgress') db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(now, c.id);
   }
+  syncStopVisibility(ctx, c.id, newDoc, undefined, true);
   db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(c.id);
 
   for (const line of lost) recordActivity(ctx, { checklistId: c.id, action: 'checklist.upgrade_answer_lost', text: line, data: { fromVersion: c.template_version, toVersion: target } });

@@ -10,7 +10,7 @@ import type { ChecklistRow } from '../../domain/checklists/lookup';
 import { templateIdOf } from '../../domain/checklists/list';
 import { setShare } from '../../domain/checklists/share';
 import { defineLegacyRoute } from '../define';
-import { bad, boolParam, bodyObject, intParam, prop } from '../params';
+import { bad, boolParam, bodyObject, intParam, prop, toInt } from '../params';
 import { checklistOfId } from '../lookup';
 
 export function shareLegacy(ctx: Ctx, q: URLSearchParams) {
@@ -50,10 +50,7 @@ function list(b: Record<string, unknown>, name: string): unknown[] | undefined {
  */
 export function deleteManyLegacy(ctx: Ctx, body: unknown) {
   const b = bodyObject(body);
-  const ids = list(b, 'checklistIds')?.map((v, i) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 2147483647) throw bad(`checklistIds[${i}] must be an integer.`);
-    return v;
-  });
+  const ids = list(b, 'checklistIds')?.map((v, i) => toInt(v, `checklistIds[${i}]`));
   const templateKeys = list(b, 'templateKeys')?.map((v, i) => {
     if (!isGuid(v)) throw bad(`templateKeys[${i}] must be a GUID.`);
     return v;

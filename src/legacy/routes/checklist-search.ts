@@ -172,17 +172,18 @@ export function uploadedFilesLegacy(ctx: Ctx, q: URLSearchParams) {
   if (homes.length === 0) throw notFound('CONTROL_NOT_FOUND', `No File Upload control with key ${key} exists in this workspace.`);
   const latest = homes.reduce((a, b) => (b.templateId === a.templateId && b.version > a.version ? b : a));
   const tpl = ctx.db.prepare<[number], { key: string; latest_version: number }>('SELECT key, latest_version FROM templates WHERE id = ?').get(latest.templateId)!;
-  const files: ReturnType<typeof fileRow>[] = [];
-  const taskRows = ctx.db.prepare<[number, number, string], TaskRow>(
-    `SELECT t.* FROM tasks t JOIN checklists c ON c.id = t.checklist_id
-      WHERE c.template_id = ? AND c.template_version = ? AND t.key = ? COLLATE NOCASE ORDER BY c.created_at DESC, c.id DESC`,
+  const taskRows = ctx.db.prepare<[number, number, string], TaskRow & { c_created: number }>(
+    `SELECT t.*, c.created_at AS c_created FROM tasks t JOIN checklists c ON c.id = t.checklist_id
+      WHERE c.template_id = ? AND c.template_version = ? AND t.key = ? COLLATE NOCASE`,
   );
-  for (const h of homes) {
-    for (const row of taskRows.all(h.templateId, h.version, h.task.id!)) {
-      const t = targetOf(ctx, row);
-      if (!canReadTask(ctx, t)) continue;
-      for (const f of fieldFiles(ctx, row.id, h.field.id!)) files.push(fileRow(ctx, t, h.field.id!, f));
-    }
+  // Newest checklist first across every version that has the control (docs/legacy.md), not version by version.
+  const rows = homes.flatMap((h) => taskRows.all(h.templateId, h.version, h.task.id!).map((row) => ({ row, fieldKey: h.field.id! })));
+  rows.sort((a, b) => b.row.c_created - a.row.c_created || b.row.checklist_id! - a.row.checklist_id!);
+  const files: ReturnType<typeof fileRow>[] = [];
+  for (const { row, fieldKey } of rows) {
+    const t = targetOf(ctx, row);
+    if (!canReadTask(ctx, t)) continue;
+    for (const f of fieldFiles(ctx, row.id, fieldKey)) files.push(fileRow(ctx, t, fieldKey, f));
   }
   return {
     control: {

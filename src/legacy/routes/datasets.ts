@@ -4,6 +4,7 @@
 // `templates: [{id, name}]` on the 409 of deleting a linked Data Set.
 import type { Ctx } from '../../context';
 import { ApiError } from '../../errors';
+import { refuseSystemWrite } from '../../domain/datasets/access';
 import { isGuid } from '../../ids';
 import { contentDisposition, exportCsv, importCsv } from '../../domain/datasets/csv';
 import { createField, deleteField, listFields, updateField } from '../../domain/datasets/fields';
@@ -31,17 +32,31 @@ function legacy(fn: (ctx: Ctx, r: LegacyRequest) => unknown) {
   };
 }
 
-/** The JSON body as an object with the legacy's case-insensitive property names folded to ours. */
+/** Property names of the objects inside a body's arrays, folded like the body's own (docs/legacy.md: any case). */
+const NESTED: Record<string, string[]> = {
+  fields: ['name', 'type', 'description'],
+  records: ['values'],
+  filters: ['fieldId', 'operator', 'value'],
+  sorts: ['fieldId', 'direction', 'position'],
+};
+
+/** Known names folded to ours; the body keeps only those, an object inside an array keeps the rest as sent (for its own checks). */
+function fold(o: object, names: string[], keepOthers = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const n = names.find((x) => x.toLowerCase() === k.toLowerCase());
+    if (n) out[n] = NESTED[n] && Array.isArray(v) ? v.map((e) => (e !== null && typeof e === 'object' && !Array.isArray(e) ? fold(e, NESTED[n], true) : e)) : v;
+    else if (keepOthers) out[k] = v;
+  }
+  return out;
+}
+
+/** The JSON body as an object with the legacy's case-insensitive property names folded to ours, inside its arrays too. */
 function body(r: LegacyRequest, names: string[]): Record<string, unknown> {
   const b = r.body;
   if (b === undefined) throw bad('A JSON object body is required.');
   if (b === null || typeof b !== 'object' || Array.isArray(b)) throw bad('The request body must be a JSON object.');
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(b)) {
-    const n = names.find((x) => x.toLowerCase() === k.toLowerCase());
-    if (n) out[n] = v;
-  }
-  return out;
+  return fold(b, names);
 }
 
 const p = (r: LegacyRequest, name: string) => r.params?.[name] ?? '';
@@ -79,8 +94,9 @@ function records(ctx: Ctx, r: LegacyRequest) {
 function importLegacy(ctx: Ctx, r: LegacyRequest) {
   if (!r.contentType || !/^multipart\/form-data/i.test(r.contentType)) throw bad('The CSV import is multipart/form-data with a file part named file.');
   const form = parseMultipart(r.rawBody, r.contentType, MAX_CSV_BYTES);
-  if (!form.file) throw bad('file is required: the CSV file, as the form part named file.');
   const mode = (form.fields.mode ?? 'create').trim();
+  if (mode === 'replace') refuseSystemWrite(ctx.db, form.fields.datasetid); // 403 whatever else the form holds (legacy 3)
+  if (!form.file) throw bad('file is required: the CSV file, as the form part named file.');
   if (mode !== 'create' && mode !== 'replace') throw bad(`mode ${JSON.stringify(mode)} is not a mode; use create or replace.`);
   const dataSet = importCsv(ctx, { bytes: form.file.bytes, fileName: form.file.fileName }, {
     mode,
@@ -99,7 +115,14 @@ function exportLegacy(ctx: Ctx, r: LegacyRequest) {
 
 const BASE = '/api/data-sets';
 const SET = `${BASE}/:dataSetId`;
-const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler: (ctx: Ctx, r: LegacyRequest) => unknown) => defineLegacyRoute({ method, path, v2: true, handler: legacy(handler) });
+const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler: (ctx: Ctx, r: LegacyRequest) => unknown) =>
+  defineLegacyRoute({
+    method,
+    path,
+    v2: true,
+    ...(method !== 'GET' && path.startsWith(SET) ? { refuseFirst: (db: Ctx['db'], params: Record<string, string>) => refuseSystemWrite(db, params.dataSetId) } : {}),
+    handler: legacy(handler),
+  });
 const done = () => new LegacyReply(204);
 
 export const dataSetLegacyRoutes = [

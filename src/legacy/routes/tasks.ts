@@ -97,11 +97,15 @@ export function statusLegacy(ctx: Ctx, body: unknown) {
   let t = taskOfId(ctx, taskId);
   const userId = userOf(ctx, by, 'modifiedByUserID');
   const before = t.task.status ?? 'Incomplete';
+  // Complete ⇄ NotApplicable passes through Incomplete inside this one request: the checklist's
+  // status is settled once, at the end, so a checklist that stays complete is neither reopened
+  // nor completed a second time (v3 6.3: checklist_completed fires when it "becomes complete").
+  const unsettled = { settle: false };
   if (status === 'Complete') {
-    if (t.task.status === 'NotApplicable') t = reloaded(ctx, clearNotApplicable, t);
+    if (t.task.status === 'NotApplicable') t = reloaded(ctx, (c, x) => clearNotApplicable(c, x, unsettled), t);
     completeTask(ctx, t);
   } else if (status === 'NotApplicable') {
-    if (t.task.status === 'Complete') t = reloaded(ctx, uncompleteTask, t);
+    if (t.task.status === 'Complete') t = reloaded(ctx, (c, x) => uncompleteTask(c, x, unsettled), t);
     markNotApplicable(ctx, t);
   } else if (t.task.status === 'Complete') uncompleteTask(ctx, t);
   else if (t.task.status === 'NotApplicable') clearNotApplicable(ctx, t);
@@ -110,7 +114,8 @@ export function statusLegacy(ctx: Ctx, body: unknown) {
   // Who changed it, as the request names them (0: anonymous); rights were checked as the key.
   if (status !== before && status === 'Complete') ctx.db.prepare('UPDATE tasks SET completed_by = ? WHERE id = ?').run(userId, t.task.id);
   if (status !== before && status === 'NotApplicable') ctx.db.prepare('UPDATE tasks SET not_applicable_by = ? WHERE id = ?').run(userId, t.task.id);
-  return legacyTask(ctx, reload(ctx, t));
+  // The full task after the change (legacy 3), its checklist's status included: read afresh.
+  return legacyTask(ctx, taskOfId(ctx, taskId));
 }
 
 function reloaded(ctx: Ctx, step: (ctx: Ctx, t: TaskTarget) => unknown, t: TaskTarget): TaskTarget {

@@ -2,7 +2,7 @@
 // DELETE clears, both answer the task).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { READ, SET, mixed } from '../define';
+import { READ, SET, mixed, REPLACE, REMOVE } from '../define';
 import { assigneesOfTask, task } from '../shapes/tasks';
 import { clearAssignees, readAssignees, setAssignees } from '../../domain/tasks/assignees';
 import { resolveNamingList } from '../../domain/tasks/naming';
@@ -46,7 +46,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => {
       // Names are resolved before the task is looked up (400 before 404).
       const refs = resolveNamingList(ctx, input.assignees, 'assignees');
@@ -65,7 +65,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, _input, t) => clearAssignees(ctx, t()),
   }),
 ];

@@ -1,7 +1,7 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
-import { READ, SET, mixed } from '../define';
+import { READ, SET, mixed, REPLACE, REMOVE } from '../define';
 import { instant } from '../schemas';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
@@ -36,7 +36,7 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => setDueDate(ctx, t(), input.dueDateTime),
   }),
   taskOperation(w, {
@@ -51,7 +51,7 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, _input, t) => clearDueDate(ctx, t()),
   }),
 ];

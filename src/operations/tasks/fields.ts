@@ -2,7 +2,7 @@
 // to 50 in one call"; bodies in docs/tasks.md). Answering a field is what satisfies a required control.
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { READ, SET, mixed } from '../define';
+import { READ, SET, mixed, REPLACE } from '../define';
 import { guid } from '../schemas';
 import { field, fieldList } from '../shapes/tasks';
 import { answerField, answerFields, getField, listFields, MAX_FIELDS_PER_CALL } from '../../domain/tasks/fields';
@@ -56,7 +56,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => answerFields(ctx, t(), input.fields),
   }),
   taskOperation(w, {
@@ -86,7 +86,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     output: field,
     refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => answerField(ctx, t(), input.fieldKey, input.value),
   }),
 ];

@@ -2,7 +2,7 @@
 // cells"; docs/tasks.md "Table rows"). Indexes count from 1, like the Table payload of 6.2.
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { CREATE, REMOVE, SET, mixed } from '../define';
+import { CREATE, REMOVE, SET, mixed, REPLACE } from '../define';
 import { guid } from '../schemas';
 import { field } from '../shapes/tasks';
 import { addRows, removeRows, setCells } from '../../domain/tasks/fields';
@@ -97,7 +97,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
     output: field,
     refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REPLACE,
     handler: (ctx, input, t) => setCells(ctx, t(), input.fieldKey, input.cells),
   }),
 ];

@@ -1,6 +1,9 @@
 // Snoozing one task (spec v3 3, 4.3): personal to the member the key acts as, records no activity.
+// The workspace key is refused by the domain after the task is looked up, not by `actor:
+// 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
+// malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { READ, SET, mixed } from '../define';
+import { READ, SET, mixed, REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../schemas';
@@ -17,10 +20,9 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     description: 'Personal to the member the key acts as (a workspace key is refused). Returns {isSnoozed, snoozedUntil}.',
     input: {},
     output: snooze,
-    refusals: [],
+    refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
     budget: 'standard',
     annotations: READ,
-    actor: 'member',
     handler: (ctx, _input, t) => getSnooze(ctx, t()),
   }),
   taskOperation(w, {
@@ -33,10 +35,9 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     description: 'Hidden from the member\'s Tasks grid until a date. Body {snoozedUntil} (in the future). Personal; records no activity. Returns {isSnoozed, snoozedUntil}.',
     input: { snoozedUntil: instant().describe('Until when: ISO 8601, in the future; Z = UTC, an offset is honoured, no offset = UTC') },
     output: snooze,
-    refusals: ['403 FORBIDDEN'],
+    refusals: ['403 API_KEY_ACTS_AS_WORKSPACE', '403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
-    actor: 'member',
+    annotations: REPLACE,
     handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
   }),
   taskOperation(w, {
@@ -49,10 +50,9 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     description: 'Harmless when not snoozed. Returns {isSnoozed}.',
     input: {},
     output: snooze,
-    refusals: [],
+    refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
     budget: 'standard',
-    annotations: SET,
-    actor: 'member',
+    annotations: REMOVE,
     handler: (ctx, _input, t) => endSnooze(ctx, t()),
   }),
 ];

@@ -1,6 +1,6 @@
 // Complete, uncomplete, mark and clear not applicable (spec v3 3, 4.3 "Complete a task").
 import type { Operation } from '../define';
-import { SET, mixed } from '../define';
+import { SET, mixed, REMOVE } from '../define';
 import { task } from '../shapes/tasks';
 import { clearNotApplicable, completeTask, markNotApplicable, uncompleteTask } from '../../domain/tasks/status';
 import { taskOperation, whereText, type WhereKind } from './where';
@@ -34,7 +34,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, _input, t) => uncompleteTask(ctx, t()),
   }),
   taskOperation(w, {
@@ -64,7 +64,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, _input, t) => clearNotApplicable(ctx, t()),
   }),
 ];

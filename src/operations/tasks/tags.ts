@@ -1,6 +1,6 @@
 // A task's own tags (spec v3 2.4 detail `tags`, 4.1 rule 5; EMULATOR.md: POST {tags}, DELETE ?name=).
 import type { Operation } from '../define';
-import { READ, SET, mixed } from '../define';
+import { READ, SET, mixed, REMOVE } from '../define';
 import { tagList, tagName } from '../schemas';
 import { tagNames } from '../shapes/tasks';
 import { addTaskTags, listTaskTags, removeTaskTag } from '../../domain/tasks/tags';
@@ -54,7 +54,7 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     output: tagNames,
     refusals: [],
     budget: 'standard',
-    annotations: SET,
+    annotations: REMOVE,
     handler: (ctx, input, t) => removeTaskTag(ctx, t(), input.name),
   }),
 ];

@@ -25,6 +25,7 @@ export interface AppExtensions {
 }
 
 export const emptyExtensions = (): AppExtensions => ({ emulator: [], legacy: [], other: [] });
+const LEGACY_PREFIX = /^\/api\//i;
 
 async function first(routes: ExtraRoute[], req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> {
   for (const r of routes) {
@@ -79,7 +80,8 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
       } else {
         const control = path.startsWith('/_emulator');
         if (control) adminGate(emu, req); // --no-admin: 404; --admin-token: 401 without it
-        const routes = control ? ext.emulator : path.startsWith('/api/') ? ext.legacy : ext.other;
+        // Legacy paths match case-insensitively, their /api prefix too (docs/legacy.md).
+        const routes = control ? ext.emulator : LEGACY_PREFIX.test(path) ? ext.legacy : ext.other;
         const r = await first(routes, req, info, emu);
         if (r) return r;
       }

@@ -1,6 +1,7 @@
 // Reads a JSON request body with a size limit, answering over-limit bodies with
 // the envelope rather than a dropped connection.
 import type { IncomingMessage } from 'node:http';
+import { open } from 'node:fs/promises';
 import { ApiError, validationError } from '../../errors';
 
 /** The body's bytes, refused with 413 in the envelope past `limit` (declared or streamed). */
@@ -22,6 +23,44 @@ export async function readBodyBytes(req: Request, limit: number, what = 'The req
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Streams the body to `file`, never holding more than one chunk in memory: refused
+ * with 413 past `limit` (declared or streamed), and `checkHead` sees the first
+ * `headBytes` as soon as they arrive (or the whole body, when shorter) so a wrong
+ * kind of body is refused at once instead of after the upload. Returns the size.
+ */
+export async function streamBodyToFile(req: Request, file: string, limit: number, what: string, headBytes: number, checkHead: (head: Buffer) => void): Promise<number> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit, what);
+  const out = await open(file, 'w');
+  const reader = req.body?.getReader();
+  let size = 0;
+  let head: Buffer | undefined = Buffer.alloc(0);
+  try {
+    for (;;) {
+      const { done, value } = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit, what);
+      if (head) {
+        head = Buffer.concat([head, value.subarray(0, headBytes - head.length)]);
+        if (head.length >= headBytes) {
+          checkHead(head);
+          head = undefined;
+        }
+      }
+      await out.write(value);
+    }
+    if (head) checkHead(head);
+    return size;
+  } catch (e) {
+    await reader?.cancel().catch(() => {});
+    throw e;
+  } finally {
+    await out.close();
+  }
 }
 
 /** The same limit on node's own request (the /v3 fast path, server.ts): declared, then streamed. */
@@ -74,6 +113,15 @@ export async function readJson(req: Request, limit: number, anyContentType = fal
 export async function readNodeJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const ct = req.headers['content-type'];
   return parseJsonBody((await readNodeBody(req, limit)).toString('utf8'), ct === undefined ? null : ct, false);
+}
+
+/**
+ * Whether a request declares a body (a length above zero, or chunked). Writes that take no body
+ * (complete, clears) still refuse one that is not JSON (4.1 rule 3: "A body that is not valid JSON
+ * gives 400"); GETs are left alone, so the read fast path never waits on a stream.
+ */
+export function declaresBody(contentLength: string | null | undefined, transferEncoding: string | null | undefined): boolean {
+  return (contentLength != null && contentLength !== '0') || transferEncoding != null;
 }
 
 function parseJsonBody(text: string, type: string | null, anyContentType: boolean): unknown {

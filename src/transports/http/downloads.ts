@@ -16,7 +16,14 @@ export function safeContentType(stored: string): string {
   return t;
 }
 
-export function contentDisposition(name: string): string {
+/** The last path segment of a stored name: a download never names a directory (`../x`, `a/b`, `C:\\x`). */
+export function baseName(name: string): string {
+  const base = name.replace(/^.*[\\/]/, '').trim();
+  return base === '' || base === '.' || base === '..' ? 'download' : base;
+}
+
+export function contentDisposition(stored: string): string {
+  const name = baseName(stored);
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

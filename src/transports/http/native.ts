@@ -15,7 +15,7 @@ import { runCall, type CallInfo } from '../../pipeline';
 import type { JournalMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/partition';
 import { buildInput } from './rest';
-import { readNodeJson } from './body';
+import { declaresBody, readNodeJson } from './body';
 import { errorParts, jsonParts, requestIdFrom, type Parts } from './respond';
 
 /**
@@ -86,13 +86,15 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
         info,
         readInput: wantsBody
           ? async (maxBytes) => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, await readNodeJson(req, maxBytes))
-          : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
+          : op.method !== 'GET' && declaresBody(h['content-length'], h['transfer-encoding'])
+            ? async (maxBytes) => (await readNodeJson(req, maxBytes), buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined))
+            : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
       });
       parts = answer.ok ? jsonParts(answer.status, answer.body, answer.headers) : errorParts(answer.error, requestId, answer.headers, emu.log);
     } catch (e) {
       parts = errorParts(e, requestId, {}, emu.log);
     }
-    write(res, parts);
+    writeParts(res, parts);
     emu.journal.record({
       at,
       method: req.method!,
@@ -128,7 +130,7 @@ export function createNodeRest(emu: Emulator, region: Region): NodeHandler {
   };
 }
 
-function write(res: ServerResponse, p: Parts): void {
+export function writeParts(res: ServerResponse, p: Parts): void {
   if (p.body === null) {
     res.writeHead(p.status, p.headers);
     res.end();

@@ -32,7 +32,7 @@ export function jsonParts(status: number, body: unknown, headers: Record<string,
 
 export function errorParts(err: unknown, requestId: string, headers: Record<string, string>, log?: (l: string) => void): Parts {
   const e = toApiError(err);
-  if (!(err instanceof ApiError) && log) log(`[${requestId}] internal error: ${err instanceof Error ? err.stack : String(err)}`);
+  if (!(err instanceof ApiError) && e.status === 500 && log) log(`[${requestId}] internal error: ${err instanceof Error ? err.stack : String(err)}`);
   return { status: e.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...e.headers, 'X-Request-Id': requestId }, body: JSON.stringify(errorBody(e, requestId)) };
 }
 

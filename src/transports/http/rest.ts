@@ -5,7 +5,7 @@ import type { Emulator } from '../../emulator';
 import { runCall, type Answer, type CallInfo } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
-import { readJson } from './body';
+import { declaresBody, readJson } from './body';
 import { coerceString } from './coerce';
 import { errorResponse, json } from './respond';
 
@@ -58,7 +58,12 @@ export function restHandler(op: Operation) {
     const answer = await runCall(emu, {
       op,
       info,
-      readInput: async (maxBytes) => buildInput(op, () => new URL(req.url).searchParams, req.params, wantsBody ? await readJson(req as unknown as Request, maxBytes) : undefined),
+      readInput: async (maxBytes) => {
+        const r = req as unknown as Request;
+        // A route without a body still refuses one that is not JSON (4.1 rule 3); what it holds is ignored.
+        const body = wantsBody || (op.method !== 'GET' && declaresBody(r.headers.get('content-length'), r.headers.get('transfer-encoding'))) ? await readJson(r, maxBytes) : undefined;
+        return buildInput(op, () => new URL(req.url).searchParams, req.params, wantsBody ? body : undefined);
+      },
     });
     return restAnswer(answer, info.requestId, emu.log);
   };

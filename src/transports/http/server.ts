@@ -14,6 +14,8 @@ import { createFetch, type AppExtensions } from './app';
 import { createNodeRest } from './native';
 import { errorResponse, requestIdFrom } from './respond';
 import { isDropped } from '../../faults/inject';
+import { addPort, checkEdge, edgePolicy, pathOfTarget, refusalParts } from './origin';
+import { headerValue, writeParts } from './native';
 
 export interface ListenOptions {
   host?: string;
@@ -68,6 +70,8 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
+  // Host and Origin are checked here, before any route (docs/security.md); the ports join once bound.
+  const policy = edgePolicy({ bound: host, allowHosts: emu.options.allowHosts, allowOrigins: emu.options.allowOrigins });
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const fetch = createFetch(emu, region, opts.extensions);
     const native = createNodeRest(emu, region);
@@ -108,6 +112,11 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     const server = createServer(
       { maxHeaderSize: 32 * 1024, requireHostHeader: false, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
       (req: IncomingMessage, res: ServerResponse) => {
+        const refused = checkEdge({ host: headerValue(req.headers, 'host'), origin: headerValue(req.headers, 'origin') }, policy);
+        if (refused) {
+          req.resume(); // the body is not read: drained so keep-alive goes on
+          return writeParts(res, refusalParts(refused, pathOfTarget(req.url ?? ''), requestIdFrom(headerValue(req.headers, 'x-request-id'))));
+        }
         if (native(req, res)) return;
         const run = (l: NodeListener) => {
           current = req;
@@ -126,11 +135,18 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
     server.keepAliveTimeout = 5_000;
     server.on('clientError', clientErrorAnswer);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+    } catch (e) {
+      // The other region may already listen: a failed start holds no port.
+      await closeAll(Object.values(servers));
+      throw e;
+    }
     servers[region] = server;
+    addPort(policy, (server.address() as AddressInfo).port);
     urls[region] = `http://${hostForUrl(host)}:${(server.address() as AddressInfo).port}`;
   }
   emu.baseUrls.US = urls.US;
@@ -138,15 +154,17 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   return {
     servers,
     urls,
-    close: () =>
-      Promise.all(
-        Object.values(servers).map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeAllConnections?.();
-            }),
-        ),
-      ).then(() => undefined),
+    close: () => closeAll(Object.values(servers)),
   };
 }
+
+const closeAll = (servers: Server[]): Promise<void> =>
+  Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections?.();
+        }),
+    ),
+  ).then(() => undefined);

@@ -91,7 +91,7 @@ export interface ToolResult {
 /** A refusal as a tool result: the v3 error body, text = code, message ... requestId. */
 export function errorResult(err: unknown, requestId: string, log?: (l: string) => void): ToolResult {
   const e = toApiError(err);
-  if (!(err instanceof ApiError) && log) log(`[${requestId}] internal error in tool: ${err instanceof Error ? err.stack : String(err)}`);
+  if (!(err instanceof ApiError) && e.status === 500 && log) log(`[${requestId}] internal error in tool: ${err instanceof Error ? err.stack : String(err)}`);
   const body = errorBody(e, requestId);
   // The REST status rides in _meta like a success's non-200 status, so a client branches on one place.
   const retry = e.headers['Retry-After'];

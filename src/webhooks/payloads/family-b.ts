@@ -1,11 +1,12 @@
 // Family B payloads (spec v3 6 rule 3, 6.3): one line, `eventType` first, nulls
-// sent. comment_created and task_assigned are "not shown" in the spec; their
+// sent; timestamps as in family A (`+00:00`), since rule 6 says payloads do not follow v3
+// conventions, "Z timestamps" among them. comment_created and task_assigned are "not shown" in the spec; their
 // bodies are designed here and documented in docs/webhooks.md. Data Set bodies
 // follow 6.3 exactly and are snapshotted when the event happens (outbox.ts).
 import type { Db } from '../../store/open';
 import { fileUrl } from '../../domain/urls';
 import { fullName } from '../../domain/people/rows';
-import { zTime, type JsonValue } from '../json';
+import { offsetTime, type JsonValue } from '../json';
 import { Gone, checklistOfTask } from './family-a';
 import { getTask, person, taskUrl, type ChecklistRow, type TaskRow, type Urls } from './objects';
 import type { CommentRow } from '../../domain/tasks/views';
@@ -43,7 +44,7 @@ export function commentPayload(db: Db, urls: Urls, commentId: number): JsonValue
     commentId: cm.id,
     commentText: cm.text,
     commentHtml: cm.html,
-    commentDateTime: zTime(cm.created_at),
+    commentDateTime: offsetTime(cm.created_at),
     createdByName: by.name,
     createdByEmail: by.email,
     attachment: file ? { name: file.name, contentType: file.content_type, url: fileUrl(urls, file.token) } : null,
@@ -77,11 +78,11 @@ export function assignmentPayload(
     assigneeType: subject.assigneeType,
     assigneeName: name,
     assigneeEmail: email,
-    assignedDateTime: zTime(at),
+    assignedDateTime: offsetTime(at),
     assignedByName: by.name,
     assignedByEmail: by.email,
     ...taskAndChecklist(urls, db, t, checklistOfTask(db, t)),
-    taskDueDateTime: zTime(t.due_at),
+    taskDueDateTime: offsetTime(t.due_at),
   };
 }
 
