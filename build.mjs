@@ -57,7 +57,8 @@ await build({
   target: 'node20',
   format: 'cjs',
   outfile: 'dist/lib/index.cjs',
-  external: ['better-sqlite3'],
+  // esbuild bundles the console client when running from source only; here the client is an asset.
+  external: ['better-sqlite3', 'esbuild'],
   define: { __WFE_ASSETS__: JSON.stringify(assets) },
   logLevel: 'warning',
 });

@@ -20,6 +20,13 @@ const port = (v: string) => {
   return Number(v);
 };
 
+/** An occupied port in the words of the command line: which flag set it, and what to do. */
+function portInUse(e: NodeJS.ErrnoException & { port?: number }, o: { host: string; portUs: number; portEu: number }): Error {
+  const flag = e.port === o.portUs ? '--port-us' : e.port === o.portEu ? '--port-eu' : undefined;
+  const which = flag ? `port ${e.port} (${flag}, env ${flag === '--port-us' ? 'WFE_PORT_US' : 'WFE_PORT_EU'})` : `port ${e.port ?? '?'}`;
+  return new Error(`${which} is already in use on ${o.host} (EADDRINUSE): stop what uses it, or choose another with ${flag ?? '--port-us/--port-eu'} <port> (0 = any free port).`);
+}
+
 /** A repeatable option: every use adds one; the variable (comma-separated) is read when no flag is given. */
 const collect = (check?: (v: string) => string) => (v: string, previous: string[] | undefined) => [...(previous ?? []), check ? check(v) : v];
 const fromEnv = (given: string[] | undefined, name: string) => given ?? (env[name] ? env[name]!.split(',').map((v) => v.trim()).filter(Boolean) : []);
@@ -66,6 +73,9 @@ export function buildProgram(): Command {
     .action(async (o) => {
       const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
+      if (o.portUs === o.portEu && o.portUs !== 0) {
+        throw new Error(`--port-us and --port-eu are both ${o.portUs}: each region needs its own port. Give --port-eu another port (0 = any free port).`);
+      }
       const s = await start({
         host: o.host,
         portUs: o.portUs,
@@ -80,7 +90,16 @@ export function buildProgram(): Command {
         allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
         maxImportBytes: o.maxImportBytes,
         instances: { ttlMs: o.instanceTtl, max: o.maxInstances },
+      }).catch((e: NodeJS.ErrnoException & { port?: number }) => {
+        throw e.code === 'EADDRINUSE' ? portInUse(e, o) : e;
       });
+      // Handlers first: whoever reads the banner ("Ctrl+C to stop") may stop it at once.
+      const stop = async () => {
+        await s.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       if (!o.quiet) await printBanner(s.urls, o);
       if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {
         process.stdout.write(`  Note: bound to ${o.host}; requests are answered only when their Host is localhost, 127.0.0.1, [::1] or a name given to --allow-host (docs/security.md).\n`);
@@ -88,12 +107,6 @@ export function buildProgram(): Command {
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
         process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);
       }
-      const stop = async () => {
-        await s.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
     });
 
   program
@@ -150,6 +163,14 @@ export function buildProgram(): Command {
     .action(async (fixture: string) => {
       const { fixtureKeys, keyLine } = await import('./fixtures/keys');
       for (const k of fixtureKeys(fixture)) process.stdout.write(`${keyLine(k)}\n`);
+    });
+
+  program
+    .command('fidelity')
+    .description('Print which operations follow the service documentation and which we designed (docs/fidelity.md).')
+    .action(async () => {
+      const [{ fidelityMarkdown }, { operations }] = await Promise.all([import('./contract/fidelity'), import('./operations')]);
+      process.stdout.write(fidelityMarkdown(operations));
     });
 
   addFixtureCommands(program);

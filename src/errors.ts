@@ -29,6 +29,15 @@ export interface ErrorBody {
   error: { code: string; message: string; requestId: string; [extra: string]: unknown };
 }
 
+/** One violation of a template document (spec v3 2.5), as 422 TEMPLATE_INVALID lists them. */
+const violationShape = z.strictObject({
+  path: z.string().describe('JSONPath into the document sent, e.g. $.tasks[2].fields[0].regex.'),
+  code: z.string().describe('What is wrong (docs/validation-codes.md); branch on this.'),
+  message: z.string().describe('What is wrong, for people.'),
+  hint: z.string().optional().describe('How to fix it, when there is a hint.'),
+  severity: z.enum(['error', 'warning']).describe('Only errors refuse a document.'),
+});
+
 /**
  * The envelope errorBody writes, as a schema: the OpenAPI error responses and the MCP
  * output schemas are derived from it, and the contract self-check holds refusals to it.
@@ -42,7 +51,7 @@ export const errorEnvelope = (codes?: readonly string[]) =>
       field: z.string().optional().describe('The parameter, property or header at fault (400 VALIDATION_ERROR).'),
       url: z.string().optional().describe('421 WRONG_REGION: the same request on the right address.'),
       retryAfterSeconds: z.number().int().optional().describe('429: seconds until the budget window ends.'),
-      violations: z.array(z.record(z.string(), z.unknown())).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
+      violations: z.array(violationShape).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
       regexMessage: z.string().optional().describe("A Short Text answer refused by the field's regex: the template's message for it."),
     }),
   });

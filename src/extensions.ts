@@ -10,6 +10,7 @@ import { fileDownloadRoute } from './transports/http/downloads';
 import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
 import { faultRoutes } from './faults/routes';
+import { keyRoutes } from './control/keys';
 import { installInstances } from './instances/install';
 import type { MakeEmulator } from './instances/settings';
 
@@ -23,6 +24,8 @@ export const extensions: Extension[] = [
   installControl,
   // Injected faults: /_emulator/faults (docs/faults.md).
   (_emu, ext) => ext.emulator.push(faultRoutes),
+  // API keys made, changed and revoked while running (spec v3 5.2): /_emulator/keys.
+  (_emu, ext) => ext.emulator.push(keyRoutes),
   // /files/{token} downloads (File Upload answers, comment attachments).
   (_emu, ext) => ext.other.push(fileDownloadRoute),
   // Schedules: the worker that starts due runs on the emulator clock.

@@ -18,10 +18,13 @@ export function errorResult(err: unknown, requestId: string, log?: (l: string) =
   const e = toApiError(err);
   if (!(err instanceof ApiError) && e.status === 500 && log) log(`[${requestId}] internal error in tool: ${err instanceof Error ? err.stack : String(err)}`);
   const body = errorBody(e, requestId);
+  // The REST status rides in _meta like a success's non-200 status, so a client branches on one place.
+  const retry = e.headers['Retry-After'];
   return {
     content: [{ type: 'text', text: `${e.code}: ${e.message} requestId: ${requestId}` }],
     structuredContent: body as unknown as Record<string, unknown>,
     isError: true,
+    _meta: { status: e.status, ...(retry !== undefined ? { retryAfterSeconds: Number(retry) } : {}) },
   };
 }
 

@@ -8,6 +8,7 @@ import { partitionOf } from './contract/partition';
 import { refusalsByStatus } from './contract/refusals';
 import { TAGS } from './contract/tags';
 import { errorEnvelope } from './errors';
+import { kindOf } from './transports/web/coerce';
 
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
   const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -56,9 +57,19 @@ const BUDGET_HEADERS = {
 
 const describeOf = (s: z.ZodType): string | undefined => (s as { description?: string }).description;
 
+/**
+ * A boolean query option as the server reads it (spec v3 4.4; src/transports/web/coerce.ts):
+ * `true` in any letter case switches it on, any other text is false. A client may send a
+ * boolean; a validating proxy must let `TRUE` through.
+ */
+const queryBooleanSchema = (description: string | undefined) => ({
+  anyOf: [{ type: 'boolean' }, { type: 'string', description: '"true" in any letter case is true; any other text is false.' }],
+  ...(description ? { description } : {}),
+});
+
 function parameter(op: Operation, name: string, where: 'path' | 'query') {
   const s = op.input[name] as z.ZodType;
-  const schema = jsonSchema(s);
+  const schema = where === 'query' && kindOf(s) === 'boolean' ? queryBooleanSchema(describeOf(s)) : jsonSchema(s);
   const description = describeOf(s) ?? (schema.description as string | undefined) ?? name;
   const example = where === 'path' ? EXAMPLES[name] : undefined;
   return {
@@ -75,7 +86,7 @@ function successResponse(op: Operation, status: number, description: string, hea
   const h: Record<string, unknown> = { ...COMMON_HEADERS, ...BUDGET_HEADERS };
   for (const [name, what] of Object.entries(headers)) h[name] = header(what, name === 'Retry-After' ? 'integer' : 'string');
   if (status === 204 || !op.output) return { description, headers: h };
-  return { description, headers: h, content: { 'application/json': { schema: jsonSchema(op.output, 'output') } } };
+  return { description, headers: h, content: { [op.contentType ?? 'application/json']: { schema: jsonSchema(op.output, 'output') } } };
 }
 
 function errorResponses(op: Operation) {
@@ -125,6 +136,10 @@ function operationObject(op: Operation) {
     tags: [op.tag ?? 'Other'],
     ...(op.tool ? { 'x-mcp-tool': op.tool } : { 'x-mcp-tool-absent': op.noTool ?? 'no MCP tool' }),
     'x-rate-budget': op.budget,
+    // Where the behaviour comes from (docs/fidelity.md): the spec, our design, or both.
+    'x-fidelity': op.fidelity.mark,
+    'x-fidelity-source': op.fidelity.source,
+    ...(op.fidelity.designed ? { 'x-fidelity-designed': op.fidelity.designed } : {}),
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

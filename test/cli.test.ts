@@ -89,17 +89,85 @@ test('CLI: bad budgets (0, -1, abc, from a flag or WFE_*) are refused with a cle
   }
 });
 
-test('CLI: a port in use is reported, not a stack trace', async () => {
+test('CLI: a port in use is reported in the words of the command line, naming --port-us or --port-eu', async () => {
   const first = runCli(['serve', '--port-us', '0', '--port-eu', '0']);
   try {
-    const u = urlsOf(await first.waitFor('Ctrl+C'));
-    const port = new URL(u.us).port;
-    const b = runCli(['serve', '--port-us', port, '--port-eu', '0']);
-    const { code } = await b.exited;
-    assert.equal(code, 1);
-    assert.match(b.stderr(), /^wfe: .*EADDRINUSE/m);
+    const u = urlsOf(await first.waitFor('Ctrl+C', 60_000));
+    const us = new URL(u.us).port;
+    const eu = new URL(u.eu).port;
+    const b = runCli(['serve', '--port-us', us, '--port-eu', '0']);
+    assert.equal((await b.exited).code, 1);
+    assert.match(b.stderr(), new RegExp(`^wfe: port ${us} \\(--port-us, env WFE_PORT_US\\) is already in use on 127\\.0\\.0\\.1 \\(EADDRINUSE\\): .*--port-us <port>`, 'm'));
+    const c = runCli(['serve', '--port-us', '0', '--port-eu', eu]);
+    assert.equal((await c.exited).code, 1);
+    assert.match(c.stderr(), new RegExp(`^wfe: port ${eu} \\(--port-eu, env WFE_PORT_EU\\) is already in use.*--port-eu <port>`, 'm'));
+    assert.doesNotMatch(b.stderr() + c.stderr(), /\n\s+at /, 'no stack trace');
   } finally {
     first.child.kill('SIGTERM');
   }
   assert.equal((await first.exited).code, 0);
+});
+
+test('CLI: --port-us and --port-eu the same number is refused before listening, naming both', async () => {
+  const b = runCli(['serve', '--port-us', '18999', '--port-eu', '18999']);
+  assert.equal((await b.exited).code, 1);
+  assert.match(b.stderr(), /^wfe: --port-us and --port-eu are both 18999: each region needs its own port/m);
+  const env = runCli(['serve'], { WFE_PORT_US: '18998', WFE_PORT_EU: '18998' });
+  assert.equal((await env.exited).code, 1);
+  assert.match(env.stderr(), /--port-us and --port-eu are both 18998/);
+});
+
+test('CLI: a fixture with schema and reference errors reports them all at once', async () => {
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-fixture-both-'));
+  try {
+    const doc = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'demo', 'fixture.json'), 'utf8'));
+    doc.workspaces[0].members[3].email = 'not-an-email'; // schema
+    doc.workspaces[0].groups[0].members.push(4242); // reference
+    doc.workspaces[0].keys[1].key = doc.workspaces[0].keys[0].key; // reference (duplicate)
+    doc.workspaces[0].templates = [];
+    doc.workspaces[0].checklists = [];
+    doc.workspaces[0].standaloneTasks = [];
+    doc.workspaces[0].webhooks = [];
+    writeFileSync(join(dir, 'fixture.json'), JSON.stringify(doc));
+    const r = runCli(['fixture', 'check', dir]);
+    assert.equal((await r.exited).code, 1);
+    const out = r.stdout() + r.stderr();
+    assert.match(out, /workspaces\[0\]\.members\[3\]\.email: not an email address/);
+    assert.match(out, /workspaces\[0\]\.groups\[0\]\.members\[\d+\]: names no member/);
+    assert.match(out, /workspaces\[0\]\.keys\[1\]\.key: duplicate API key/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: wfe export and wfe import with nothing name everything they need at once', async () => {
+  for (const cmd of ['export', 'import']) {
+    const r = runCli([cmd]);
+    assert.equal((await r.exited).code, 1);
+    assert.match(r.stderr(), new RegExp(`^wfe: wfe ${cmd} needs --db <file> \\(or WFE_DB\\).*; and <(out|in)>: .*For example: wfe ${cmd} --db `, 'm'));
+  }
+  const onlyDb = runCli(['export', '--db', 'x.sqlite']);
+  assert.equal((await onlyDb.exited).code, 1);
+  assert.match(onlyDb.stderr(), /^wfe: wfe export needs <out>: the file to write\./m);
+});
+
+test('CLI: wfe import of a file that is not SQLite answers in the words of the command line, and changes nothing', async () => {
+  const { mkdtempSync, writeFileSync, rmSync, existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-import-text-'));
+  try {
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello, not a database\n'.repeat(20));
+    const r = runCli(['import', '--db', join(dir, 'wfe.sqlite'), text]);
+    assert.equal((await r.exited).code, 1);
+    assert.equal(r.stderr(), `wfe: ${text} is not a SQLite database file: give a file written by wfe export, wfe backup or GET /_emulator/export.\n`);
+    assert.doesNotMatch(r.stderr(), /body|GET \/_emulator\/export answered/);
+    assert.ok(!existsSync(join(dir, 'wfe.sqlite')), 'no database file made');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,11 +1,13 @@
 // Issue 21 "Data Set pages", in headless Chromium: the `url` the API gives a Data Set opens
 // its page; records through a view, switching views, a filter, adding and editing a record,
 // a refused value in the API's words, CSV export and import, and the set's connections.
-import { test, before, after } from 'node:test';
+import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { launch, axe, type Browser } from './helpers/console';
+
+const { test, before, after } = browserSuite('console Data Set pages in Chromium (issue 21)');
 
 let s: TestServer;
 let browser: Browser;

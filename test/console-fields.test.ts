@@ -2,10 +2,12 @@
 // what the API then reads back (DropDown select, a Data Set-linked DropDown, Date input,
 // Members picker, Multi-Choice and Sub-Tasks checkboxes); a halted task's fields are
 // read-only with the reason the API gives when written anyway.
-import { test, before, after } from 'node:test';
+import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { launch, axe, type Browser } from './helpers/console';
+
+const { test, before, after } = browserSuite('console field controls in Chromium (issue 21)');
 
 let s: TestServer;
 let browser: Browser;

@@ -3,11 +3,13 @@
 // task focuses its heading; each task row has a real checkbox named by the task that
 // completes it; a refusal box goes away after the next success; results are announced in
 // the polite live region; list filters live in the URL and survive a reload.
-import { test, before, after } from 'node:test';
+import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { launch, type Browser } from './helpers/console';
+
+const { test, before, after } = browserSuite('console keyboard and focus in Chromium (issue 21)');
 
 let s: TestServer;
 let browser: Browser;

@@ -2,10 +2,12 @@
 // an idle tab makes no request; its change feeds leak nothing (the page feed carries only
 // change signals of the page's workspace; the panel feed sits behind the admin gate, with
 // EventSource signed in by a cookie); a frozen clock leaves the panel still.
-import { test, before, after } from 'node:test';
+import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { launch, cookieOf, openFeed, type Browser } from './helpers/console';
+
+const { test, before, after } = browserSuite('console feeds and idle tabs in Chromium (issue 21)');
 
 let s: TestServer;
 let browser: Browser;

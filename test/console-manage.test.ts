@@ -4,11 +4,13 @@
 // task raised and deleted, a schedule created and its run started now, an upgrade started
 // and watched to its end, a webhook subscription added and its delivery seen, tags and
 // archive of a checklist.
-import { test, before, after } from 'node:test';
+import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { startReceiver, type Receiver } from './helpers/webhooks';
 import { launch, type Browser } from './helpers/console';
+
+const { test, before, after } = browserSuite('console managing work in Chromium (issue 21)');
 
 let s: TestServer;
 let rx: Receiver;

@@ -4,16 +4,17 @@
 // the panel with its exact body and signature; the clock moves and a task turns overdue
 // without a reload; refusals are the API's words; HTML stays text; axe-core finds nothing
 // serious; --admin-token and --no-admin. Screenshots go to test-artifacts/ (gitignored).
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
 import { startReceiver, type Receiver } from './helpers/webhooks';
+import { browserSuite, CHROMIUM } from './helpers/browser';
 
-const CHROMIUM = process.env.WFE_CHROMIUM ?? '/usr/bin/chromium';
+const { test, before, after } = browserSuite('web console in Chromium (issue 17)');
+
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const SECRET = 'console-test-secret';
 
@@ -23,7 +24,6 @@ let browser: BrowserContext;
 let profile: string;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   s = await startTestServer({ webhooks: { retryBaseMs: 1000 } });
   rx = await startReceiver();

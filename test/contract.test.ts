@@ -18,6 +18,7 @@ test('issue 10: every operation declares tag, description, output, refusals and 
     if (!op.output && (op.status ?? 200) !== 204) missing.push(`${op.id}: output`);
     if (op.refusals === undefined) missing.push(`${op.id}: refusals`);
     if (!op.tool && !op.noTool) missing.push(`${op.id}: tool or noTool`);
+    if (!op.fidelity?.mark || !op.fidelity.source) missing.push(`${op.id}: fidelity (docs/fidelity.md)`);
     for (const [name, s] of Object.entries(op.input)) if (!described(s)) missing.push(`${op.id}: input ${name} has no description`);
   }
   assert.deepEqual(missing, []);

@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers/server';
@@ -25,6 +25,7 @@ let setupError: string | undefined;
 
 // Without NODE_TEST_CONTEXT: a nested `node --test` would otherwise report to this runner, not print.
 const { NODE_TEST_CONTEXT: _ctx, ...ENV } = process.env;
+let packOutput = '';
 const sh = (cmd: string, args: string[], cwd: string, timeout = 180_000) => spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...ENV, npm_config_update_notifier: 'false' } });
 
 before(() => {
@@ -32,6 +33,7 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'wfe-package-'));
   const packed = sh('npm', ['pack', '--pack-destination', dir, '--json'], ROOT);
   if (packed.status !== 0) return void (setupError = `npm pack failed: ${packed.stderr.slice(-2000)}`);
+  packOutput = packed.stderr;
   const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
   app = join(dir, 'app');
   cpSync(join(ROOT, 'test', 'package'), app, { recursive: true });
@@ -56,6 +58,16 @@ test('16.2 package: the tarball holds the bin, the CLI bundle and the library (E
   assert.deepEqual(pkg.bin, { wfe: 'bin/wfe.js' });
   const files = sh('find', ['.', '-type', 'f'], join(app, 'node_modules', 'wfe')).stdout.trim().split('\n').sort();
   assert.deepEqual(files, ['./README.md', './bin/wfe.js', './dist/lib/index.cjs', './dist/lib/index.d.mts', './dist/lib/index.d.ts', './dist/lib/index.mjs', './dist/wfe.cjs', './package.json']);
+});
+
+test('issue 22 package hygiene: the packed package.json has no scripts (no install script for consumers), the checkout keeps its own, and the build prints no esbuild warning', (t) => {
+  if (skip(t)) return;
+  const pkg = JSON.parse(readFileSync(join(app, 'node_modules', 'wfe', 'package.json'), 'utf8'));
+  assert.equal(pkg.scripts, undefined);
+  assert.equal(pkg.devDependencies, undefined);
+  assert.equal(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.prepare, 'node build.mjs --bundle-only');
+  assert.ok(!existsSync(join(ROOT, '.package.json.checkout')), 'postpack restored the checkout package.json');
+  assert.doesNotMatch(packOutput, /\[WARNING\]|should be marked as external/);
 });
 
 test('16.2 package: startEmulator imports and runs in an ES module', (t) => {

@@ -69,8 +69,8 @@ test('2.6 members: list gives every active member except the anonymous one, in n
   const r = await s.api(KEYS.admin, 'GET', '/v3/members');
   assert.equal(r.status, 200);
   // Name order; Smith (no first name) sorts by surname; Dee (deactivated) and the anonymous member (100) are absent.
-  assert.deepEqual(ids(r.body), [101, 107, 108, 105, 103, 104, 102, 109]);
-  assert.equal(r.body.total, 8);
+  assert.deepEqual(ids(r.body), [101, 107, 108, 105, 103, 104, 102, 110, 109]);
+  assert.equal(r.body.total, 9);
   assert.equal(r.body.hasMore, false);
   assert.ok(!('nextCursor' in r.body));
   assert.deepEqual(r.body.items[0], { id: 101, type: 'TeamMember', name: 'Ada Admin', firstName: 'Ada', lastName: 'Admin', email: 'ada@acme.test', role: 'Administrator', isActive: true });
@@ -102,7 +102,7 @@ test('4.6 list_members: search matches either name part or email, case-insensiti
   assert.deepEqual(await q('kim2@'), [108]);
   assert.deepEqual(await q('smith'), [109]);
   assert.deepEqual(await q('noperm'), [104]);
-  assert.deepEqual(await q('@acme.test').then((x) => x.length), 8);
+  assert.deepEqual(await q('@acme.test').then((x) => x.length), 9);
   assert.deepEqual(await q('departed'), []);
   assert.deepEqual(ids((await s.api(KEYS.admin, 'GET', '/v3/members?search=departed&includeInactive=true')).body), [106]);
   assert.deepEqual(await q('zzz'), []);
@@ -112,11 +112,11 @@ test('4.6 list_members: role filter, sort by email both ways', async () => {
   const q = async (p: string) => ids((await s.api(KEYS.admin, 'GET', `/v3/members?${p}`)).body);
   assert.deepEqual(await q('role=Administrator'), [101, 102]);
   assert.deepEqual(await q('role=Guest'), [105]);
-  assert.deepEqual(await q('role=Member'), [107, 108, 103, 104, 109]);
-  assert.deepEqual(await q('role=Member&includeInactive=true'), [107, 108, 106, 103, 104, 109]);
-  assert.deepEqual(await q('sort=email'), [101, 107, 108, 105, 103, 104, 102, 109]);
-  assert.deepEqual(await q('sort=email:desc'), [109, 102, 104, 103, 105, 108, 107, 101]);
-  assert.deepEqual(await q('sort=name:desc'), [109, 102, 104, 103, 105, 108, 107, 101]);
+  assert.deepEqual(await q('role=Member'), [107, 108, 103, 104, 110, 109]);
+  assert.deepEqual(await q('role=Member&includeInactive=true'), [107, 108, 106, 103, 104, 110, 109]);
+  assert.deepEqual(await q('sort=email'), [101, 107, 108, 105, 103, 104, 102, 110, 109]);
+  assert.deepEqual(await q('sort=email:desc'), [109, 110, 102, 104, 103, 105, 108, 107, 101]);
+  assert.deepEqual(await q('sort=name:desc'), [109, 110, 102, 104, 103, 105, 108, 107, 101]);
 });
 
 test('4.1 rule 11: walking every page of members gives every row once, in order', async () => {
@@ -126,7 +126,7 @@ test('4.1 rule 11: walking every page of members gives every row once, in order'
     assert.deepEqual(all, full.body.items, `pageSize ${size}`);
   }
   const desc = await walk(KEYS.member, '/v3/members?sort=email:desc&pageSize=3&search=acme');
-  assert.equal(desc.length, 8);
+  assert.equal(desc.length, 9);
 });
 
 test('2.6 groups: list in name order; a single read adds members', async () => {

@@ -16,6 +16,7 @@ const writes: unknown[] = [];
 
 const echo = defineOperation({
   id: 'testEcho',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   tool: 'test_echo',
   method: 'POST',
   path: '/v3/test-echo/:memberId',
@@ -37,6 +38,7 @@ const echo = defineOperation({
 });
 const drop = defineOperation({
   id: 'testDrop',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   tool: 'test_drop',
   method: 'DELETE',
   path: '/v3/test-echo/:memberId',

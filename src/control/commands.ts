@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openDb } from '../store/open';
-import { exportDatabase, importDatabase, resetToFixture } from '../platform/database';
+import { exportDatabase, importDatabase, isSqliteFile, resetToFixture } from '../platform/database';
 import { ApiError } from '../errors';
 import { generateWorkspace, parseGenerateSpec } from '../fixtures/generate';
 import { progressBar } from '../fixtures/progress';
@@ -11,6 +11,12 @@ import { progressBar } from '../fixtures/progress';
 const fail = (message: string): never => {
   throw new Error(message);
 };
+
+/** Every missing argument named at once, with an example. */
+function needs(command: string, missing: (string | false)[], example: string): void {
+  const m = missing.filter((x): x is string => x !== false);
+  if (m.length) fail(`wfe ${command} needs ${m.join('; and ')}. For example: ${example}`);
+}
 
 function withDb<T>(file: string, fn: (db: ReturnType<typeof openDb>) => T): T {
   const db = openDb(file);
@@ -54,23 +60,28 @@ export function addDatabaseCommands(program: Command): void {
   program
     .command('export')
     .description('Write a database file as one self-contained SQLite file (what GET /_emulator/export answers).')
-    .addOption(new Option('--db <file>', 'SQLite file to read').default(env.WFE_DB).makeOptionMandatory())
-    .argument('<out>', 'file to write')
-    .action((out: string, o: { db: string }) => {
-      if (!existsSync(o.db)) fail(`No database file at ${o.db}.`);
-      const bytes = withDb(o.db, exportDatabase);
-      writeFileSync(out, bytes);
+    .addOption(new Option('--db <file>', 'SQLite file to read (env WFE_DB)').default(env.WFE_DB))
+    .argument('[out]', 'file to write')
+    .action((out: string | undefined, o: { db?: string }) => {
+      needs('export', [o.db === undefined && '--db <file> (or WFE_DB): the database file to read', out === undefined && '<out>: the file to write'], 'wfe export --db wfe.sqlite snapshot.sqlite');
+      if (!existsSync(o.db!)) fail(`No database file at ${o.db}.`);
+      const bytes = withDb(o.db!, exportDatabase);
+      writeFileSync(out!, bytes);
       process.stderr.write(`Exported ${o.db} to ${out} (${bytes.length} bytes).\n`);
     });
 
   program
     .command('import')
     .description('Replace the data of a database file with an exported one (what POST /_emulator/import does).')
-    .addOption(new Option('--db <file>', 'SQLite file to write (created if missing)').default(env.WFE_DB).makeOptionMandatory())
-    .argument('<in>', 'exported SQLite file to read')
-    .action((input: string, o: { db: string }) => {
-      if (!existsSync(input)) fail(`No file at ${input}.`);
-      const r = withDb(o.db, (db) => importDatabase(db, readFileSync(input)));
+    .addOption(new Option('--db <file>', 'SQLite file to write (created if missing; env WFE_DB)').default(env.WFE_DB))
+    .argument('[in]', 'exported SQLite file to read')
+    .action((input: string | undefined, o: { db?: string }) => {
+      needs('import', [o.db === undefined && '--db <file> (or WFE_DB): the database file to replace the data of', input === undefined && '<in>: the exported file to read'], 'wfe import --db wfe.sqlite snapshot.sqlite');
+      if (!existsSync(input!)) fail(`No file at ${input}.`);
+      const bytes = readFileSync(input!);
+      // The route's refusal speaks of a request body; here it is a file.
+      if (!isSqliteFile(bytes)) fail(`${input} is not a SQLite database file: give a file written by wfe export, wfe backup or GET /_emulator/export.`);
+      const r = withDb(o.db!, (db) => importDatabase(db, bytes));
       process.stderr.write(`Imported ${input} into ${o.db}: ${r.rows} rows in ${r.tables} tables.\n`);
     });
 }

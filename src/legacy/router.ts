@@ -60,6 +60,8 @@ function operationOf(route: LegacyRoute): Operation {
       method: route.method,
       path: route.path,
       summary: `${route.method} ${route.path}`,
+      // Legacy routes are outside the v3 operation table and its fidelity list; docs/legacy.md marks their designed shapes.
+      fidelity: { mark: 'mixed', source: 'spec legacy-v1-v2; docs/legacy.md', designed: 'the objects the legacy spec does not show' },
       input: LegacyInput,
       budget: 'standard',
       annotations: { readOnlyHint: route.method === 'GET', idempotentHint: route.method !== 'POST', destructiveHint: route.method === 'DELETE' },

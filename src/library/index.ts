@@ -8,6 +8,7 @@ import { listen, type Running } from '../transports/http/server';
 import { resetToFixture } from '../platform/database';
 import { fixtureKeys } from '../fixtures/keys';
 import { isDropped, requestIdFrom } from '../transports/web/respond';
+import { KeyAdmin } from '../control/keys';
 import { addPort, edgePolicy, refusalParts } from '../transports/http/origin';
 import { listDeliveries } from '../webhooks/log';
 import { senderOf } from '../webhooks/install';
@@ -103,6 +104,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       remove: (id: string) => emu.faults.remove(id),
       clear: () => emu.faults.clear(),
     },
+    apiKeys: apiKeysOf(emu),
     journal: (limit = emu.journal.capacity) => emu.journal.last(limit),
     deliveries: (filter: DeliveryFilter = {}) => listDeliveries(emu.db, filter) as ReturnType<EmbeddedEmulator['deliveries']>,
     settleWebhooks: () => settle(emu),
@@ -150,6 +152,18 @@ function inProcessRequest(input: string | URL | Request, init: RequestInit | und
   const region: Region = url.host === eu.host || url.hostname === new URL(INTERNAL.EU).hostname ? 'EU' : 'US';
   const req = input instanceof Request ? new Request(url, init ? new Request(input, init) : input) : new Request(url, init);
   return { req, region };
+}
+
+/** The same rules as /_emulator/keys; a refusal throws an Error carrying the API's `status` and `code`. */
+function apiKeysOf(emu: Emulator): EmbeddedEmulator['apiKeys'] {
+  const admin = () => new KeyAdmin(emu.db, () => emu.clock.now());
+  return {
+    list: (workspace) => admin().list(workspace),
+    get: (id) => admin().get(id),
+    create: (input) => admin().create(input),
+    update: (id, input) => admin().update(id, input),
+    revoke: (id, input) => admin().revoke(id, input ?? {}),
+  };
 }
 
 function clockOf(emu: Emulator): EmulatorClock {

@@ -78,6 +78,48 @@ export interface EmulatorInstances {
   delete(id: string): Promise<boolean>;
 }
 
+export interface CreateKeyInput {
+  /** The workspace key (teamId). */
+  workspace: string;
+  /** 1 to 100 characters. */
+  name: string;
+  actsAs: { type: 'member'; id: number } | { type: 'workspace' };
+  /** The last day the key works (YYYY-MM-DD, to the end of that day UTC); null or absent: never expires. */
+  expiresOn?: string | null;
+  /** The X-API-KEY value (8 to 200 printable characters, unique); absent: generated. */
+  key?: string;
+  /** The Administrator making the change; absent: the workspace's first Administrator. */
+  by?: number;
+}
+
+export interface UpdateKeyInput {
+  name?: string;
+  actsAs?: { type: 'member'; id: number } | { type: 'workspace' };
+  expiresOn?: string | null;
+  by?: number;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  workspace: string;
+  region: Region;
+  name: string;
+  actsAs: { type: 'member'; id: number; name: string; role: string } | { type: 'workspace' };
+  state: 'active' | 'revoked' | 'expired' | 'unavailable';
+  createdDateTime: string;
+  expiresOn?: string;
+  revokedDateTime?: string;
+}
+
+export interface KeyChange {
+  apiKey: ApiKeyInfo;
+  /** On create only: the X-API-KEY value, shown this once. */
+  key?: string;
+  by: { id: number; name: string };
+  /** The other Administrators notified of a create or a revoke (spec v3 5.2). */
+  notified: { id: number; name: string }[];
+}
+
 export interface FixtureKeyInfo {
   key: string;
   workspace: string;
@@ -85,6 +127,8 @@ export interface FixtureKeyInfo {
   region: Region;
   actsAs: string;
   memberId?: number;
+  /** The member's permissions (spec v3 5.5) the fixture grants; absent when none. */
+  rights?: string[];
   state: 'active' | 'revoked' | 'expired' | 'unavailable';
   expiresOn?: string;
 }
@@ -185,6 +229,19 @@ export interface EmbeddedEmulator {
     list(): FaultRule[];
     remove(id: string): boolean;
     clear(): void;
+  };
+  /**
+   * API keys made, changed and revoked while running (spec v3 5.2; README "Control routes",
+   * /_emulator/keys). Workspace data: a reset brings back the fixture's keys alone.
+   */
+  readonly apiKeys: {
+    list(workspace?: string): ApiKeyInfo[];
+    get(id: number): ApiKeyInfo;
+    /** `key` (the X-API-KEY value) is returned once; leave it out and one is generated. */
+    create(input: CreateKeyInput): KeyChange;
+    update(id: number, input: UpdateKeyInput): KeyChange;
+    /** A revoked key answers 401 API_KEY_REVOKED from the next request on and cannot be restored. */
+    revoke(id: number, input?: { by?: number }): KeyChange;
   };
   /** The request journal, newest first. */
   journal(limit?: number): JournalEntry[];

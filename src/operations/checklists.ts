@@ -2,7 +2,7 @@
 // (4.6 rule 7 points to the tables of 4.3 and 4.4 only), so they get none; REST only.
 // Shapes the spec does not show are designed in docs/checklists.md.
 import { z } from 'zod';
-import { defineOperation, READ, SET, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, REMOVE, SET, defineOperation, mixed, REPLACE } from './define';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
 import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, tagList, tagName } from './schemas';
@@ -39,6 +39,7 @@ const listFilters = {
 export const checklistOperations = [
   defineOperation({
     id: 'listChecklists',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklistPage,
@@ -55,6 +56,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'searchChecklists',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklistPage,
@@ -104,6 +106,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'createChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklist,
@@ -130,6 +133,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'getChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklist,
@@ -145,6 +149,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'updateChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklist,
@@ -164,6 +169,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'deleteChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
@@ -179,6 +185,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'archiveChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklist,
@@ -194,6 +201,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'unarchiveChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: checklist,
@@ -209,6 +217,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'getChecklistShare',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: shareStatus,
@@ -224,6 +233,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'shareChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: shareStatus,
@@ -239,6 +249,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'unshareChecklist',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: shareStatus,
@@ -254,6 +265,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'listChecklistTags',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: tagNames,
@@ -269,6 +281,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'addChecklistTags',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: tagNames,
@@ -284,6 +297,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'removeChecklistTag',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: tagNames,
@@ -300,6 +314,7 @@ export const checklistOperations = [
   }),
   defineOperation({
     id: 'listAttachedTasks',
+    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: attachedTaskList,

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { validationError } from '../errors';
-import { Reply, defineOperation, READ, REPLACE, CREATE, CREATE_REPLACING, REMOVE } from './define';
+import { CREATE, READ, REMOVE, Reply, defineOperation, mixed, REPLACE, CREATE_REPLACING } from './define';
 import { cursor, pageSizeStrict, queryBool } from './schemas';
 import { RawBody } from './raw-body';
 import { bulkResultShape, dataSetConnectionShape, dataSetFieldShape, dataSetRecordShape, dataSetShape, dataSetSummaryShape, dataSetViewShape, importResultShape, pageOf } from './shapes/data-sets';
@@ -89,6 +89,7 @@ const paging = { pageSize: pageSizeStrict().describe('1 to 100, default 50.'), a
 const operations = [
   defineOperation({
     id: 'listDataSets',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets',
     tag: TAG,
@@ -105,6 +106,7 @@ const operations = [
   }),
   defineOperation({
     id: 'createDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets',
     tag: TAG,
@@ -128,6 +130,7 @@ const operations = [
   }),
   defineOperation({
     id: 'importDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/import',
     tag: TAG,
@@ -149,6 +152,7 @@ const operations = [
   }),
   defineOperation({
     id: 'getDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -164,6 +168,7 @@ const operations = [
   }),
   defineOperation({
     id: 'updateDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -179,6 +184,7 @@ const operations = [
   }),
   defineOperation({
     id: 'deleteDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey',
     tag: TAG,
@@ -196,6 +202,7 @@ const operations = [
   }),
   defineOperation({
     id: 'listDataSetFields',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/fields',
     tag: TAG,
@@ -215,6 +222,7 @@ const operations = [
   }),
   defineOperation({
     id: 'createDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/fields',
     tag: TAG,
@@ -231,6 +239,7 @@ const operations = [
   }),
   defineOperation({
     id: 'getDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -246,6 +255,7 @@ const operations = [
   }),
   defineOperation({
     id: 'updateDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -269,6 +279,7 @@ const operations = [
   }),
   defineOperation({
     id: 'deleteDataSetField',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/fields/:fieldKey',
     tag: TAG,
@@ -284,6 +295,7 @@ const operations = [
   }),
   defineOperation({
     id: 'listDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/records',
     tag: TAG,
@@ -300,6 +312,7 @@ const operations = [
   }),
   defineOperation({
     id: 'createDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/records',
     tag: TAG,
@@ -316,6 +329,7 @@ const operations = [
   }),
   defineOperation({
     id: 'bulkCreateDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     tag: TAG,
@@ -336,6 +350,7 @@ const operations = [
   }),
   defineOperation({
     id: 'bulkDeleteDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     tag: TAG,
@@ -351,6 +366,7 @@ const operations = [
   }),
   defineOperation({
     id: 'getDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -366,6 +382,7 @@ const operations = [
   }),
   defineOperation({
     id: 'updateDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -381,6 +398,7 @@ const operations = [
   }),
   defineOperation({
     id: 'deleteDataSetRecord',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/records/:recordKey',
     tag: TAG,
@@ -396,6 +414,7 @@ const operations = [
   }),
   defineOperation({
     id: 'listDataSetViews',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/views',
     tag: TAG,
@@ -415,6 +434,7 @@ const operations = [
   }),
   defineOperation({
     id: 'createDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/views',
     tag: TAG,
@@ -437,6 +457,7 @@ const operations = [
   }),
   defineOperation({
     id: 'getDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -452,6 +473,7 @@ const operations = [
   }),
   defineOperation({
     id: 'updateDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'PATCH',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -474,6 +496,7 @@ const operations = [
   }),
   defineOperation({
     id: 'deleteDataSetView',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'DELETE',
     path: '/v3/data-sets/:dataSetKey/views/:viewKey',
     tag: TAG,
@@ -489,6 +512,7 @@ const operations = [
   }),
   defineOperation({
     id: 'exportDataSet',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/export',
     tag: TAG,
@@ -498,6 +522,7 @@ const operations = [
     input: { dataSetKey: dataSetKey(), viewKey: keyOf('view').optional().describe('The view to export; the default view (All Records) when omitted.') },
     query: ['viewKey'],
     output: z.string().describe('The CSV text (sent as text/csv, not JSON).'),
+    contentType: 'text/csv',
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_VIEW_NOT_FOUND'],
     budget: 'standard',
     annotations: READ,
@@ -509,6 +534,7 @@ const operations = [
   }),
   defineOperation({
     id: 'importDataSetRecords',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'POST',
     path: '/v3/data-sets/:dataSetKey/import',
     tag: TAG,
@@ -528,6 +554,7 @@ const operations = [
   }),
   defineOperation({
     id: 'listDataSetConnections',
+    fidelity: mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)'),
     method: 'GET',
     path: '/v3/data-sets/:dataSetKey/connections',
     tag: TAG,

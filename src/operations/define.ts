@@ -28,6 +28,24 @@ export interface OtherSuccess {
   headers?: Record<string, string>;
 }
 
+/**
+ * Where an operation's behaviour comes from, for integrators who will switch to the service
+ * (docs/fidelity.md, generated from these): `documented` follows the spec section named;
+ * `designed` is our decision where the spec shows nothing (the docs page says what and why);
+ * `mixed`: the spec names the route and some rules, we designed the rest.
+ */
+export interface Fidelity {
+  mark: 'documented' | 'designed' | 'mixed';
+  /** The spec section(s) and/or the docs page, e.g. "spec v3 4.3; docs/tasks.md". */
+  source: string;
+  /** What we designed (designed and mixed only), in one sentence. */
+  designed?: string;
+}
+
+export const documented = (section: string): Fidelity => ({ mark: 'documented', source: `spec v3 ${section}` });
+export const designed = (page: string, what: string): Fidelity => ({ mark: 'designed', source: page, designed: what });
+export const mixed = (section: string, page: string, what: string): Fidelity => ({ mark: 'mixed', source: `spec v3 ${section}; ${page}`, designed: what });
+
 export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   /** operationId in OpenAPI; unique. */
   id: string;
@@ -41,6 +59,8 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   /** The operation's area: an OpenAPI tag (src/contract/tags.ts lists them). */
   tag?: string;
   summary: string;
+  /** Where its behaviour comes from: the spec, our design, or both (docs/fidelity.md). */
+  fidelity: Fidelity;
   /** What the operation does, in the spec's words where it has them. */
   description?: string;
   /** One shape for path, query and body properties (and MCP arguments); every property `.describe()`d. */
@@ -51,6 +71,8 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   bodyAs?: keyof S & string;
   /** The success body (the main status's); absent only when that status is 204. */
   output?: z.ZodType;
+  /** The success body's media type when it is not JSON (the CSV export: text/csv). */
+  contentType?: string;
   /** Refusals the operation itself gives (the pipeline's are derived). */
   refusals?: Refusal[];
   /** Success answers besides the main one, with the headers they carry. */

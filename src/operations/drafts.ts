@@ -1,6 +1,6 @@
 // Template draft routes (spec v3 4.4 rule 4, 4.7 `/v3/drafts`; docs/template-document.md "Drafts").
 import { z } from 'zod';
-import { Reply, defineOperation, READ, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, REMOVE, Reply, defineOperation, mixed, REPLACE } from './define';
 import { guid } from './schemas';
 import { page } from './shapes/common';
 import { commitStatus, draft, draftRow, validationResult } from './shapes/templates';
@@ -15,6 +15,7 @@ const LOOKUP = ['404 DRAFT_NOT_FOUND', '403 FORBIDDEN'] as const;
 export const draftOperations = [
   defineOperation({
     id: 'createTemplateDraft',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'draft bodies, the merge-patch result and the commit job (4.4 rule 4: not shown)'),
     tool: 'create_template_draft',
     method: 'POST',
     path: '/v3/drafts',
@@ -36,6 +37,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'listTemplateDrafts',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'draft bodies (not shown)'),
     noTool: 'The spec names no draft-listing tool (4.4, 8); an agent keeps the key create_template_draft answered.',
     method: 'GET',
     path: '/v3/drafts',
@@ -51,6 +53,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'getTemplateDraft',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'draft bodies (not shown)'),
     tool: 'get_template_draft',
     method: 'GET',
     path: '/v3/drafts/:key',
@@ -66,6 +69,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'updateTemplateDraft',
+    fidelity: mixed('4.1 rule 8, 4.4 rule 4', 'docs/template-document.md', 'draft bodies (not shown)'),
     tool: 'update_template_draft',
     method: 'PATCH',
     path: '/v3/drafts/:key',
@@ -82,6 +86,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'validateTemplateDraft',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'draft bodies (not shown)'),
     tool: 'validate_template_draft',
     method: 'POST',
     path: '/v3/drafts/:key/validate',
@@ -97,6 +102,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'commitTemplateDraft',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the commit job and its answers (not shown)'),
     tool: 'commit_template_draft',
     method: 'POST',
     path: '/v3/drafts/:key/commit',
@@ -124,6 +130,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'getCommitStatus',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the commit status body (not shown)'),
     tool: 'get_commit_status',
     method: 'GET',
     path: '/v3/drafts/:key/commit',
@@ -139,6 +146,7 @@ export const draftOperations = [
   }),
   defineOperation({
     id: 'deleteTemplateDraft',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the route and its answer (not shown)'),
     tool: 'delete_template_draft',
     method: 'DELETE',
     path: '/v3/drafts/:key',

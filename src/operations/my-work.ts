@@ -2,7 +2,7 @@
 // the saved-view tools. Every route is about one person: a workspace key is refused with
 // 403 API_KEY_ACTS_AS_WORKSPACE (actor 'member'). Decisions: docs/tasks-grid.md.
 import { z } from 'zod';
-import { defineOperation, READ, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, REMOVE, defineOperation, designed, documented, mixed, REPLACE } from './define';
 import { cursor, guid, pageSizeStrict, queryBool } from './schemas';
 import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
 import { listMyWork } from '../domain/mywork/list';
@@ -63,6 +63,7 @@ const viewArgs = {
 export const myWorkOperations = [
   defineOperation({
     id: 'listMyWork',
+    fidelity: documented('4.5, 4.6'),
     tool: 'list_my_work',
     method: 'GET',
     path: '/v3/my-work',
@@ -98,6 +99,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'snoozeTasks',
+    fidelity: documented('4.5, 4.6'),
     tool: 'snooze_tasks',
     method: 'POST',
     path: '/v3/my-work/snooze',
@@ -119,6 +121,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'endSnoozeTasks',
+    fidelity: documented('4.5, 4.6'),
     tool: 'end_snooze_tasks',
     method: 'DELETE',
     path: '/v3/my-work/snooze',
@@ -136,6 +139,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'listMyWorkViews',
+    fidelity: documented('4.5, 4.6'),
     tool: 'list_my_work_views',
     method: 'GET',
     path: '/v3/my-work/views',
@@ -152,6 +156,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'getMyWorkView',
+    fidelity: mixed('4.5', 'docs/tasks-grid.md', 'the single view route has no tool; its body is the saved view'),
     noTool: 'the spec names no tool for a single view: list_my_work_views returns every view',
     method: 'GET',
     path: '/v3/my-work/views/:viewKey',
@@ -168,6 +173,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'createMyWorkView',
+    fidelity: documented('4.5, 4.6'),
     tool: 'create_my_work_view',
     method: 'POST',
     path: '/v3/my-work/views',
@@ -187,6 +193,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'updateMyWorkView',
+    fidelity: documented('4.5, 4.6'),
     tool: 'update_my_work_view',
     method: 'PUT',
     path: '/v3/my-work/views/:viewKey',
@@ -204,6 +211,7 @@ export const myWorkOperations = [
   }),
   defineOperation({
     id: 'deleteMyWorkView',
+    fidelity: designed('docs/tasks-grid.md', 'the method and path of deleting a saved view (4.5: not shown)'),
     tool: 'delete_my_work_view',
     method: 'DELETE',
     path: '/v3/my-work/views/:viewKey',

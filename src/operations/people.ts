@@ -1,6 +1,6 @@
 // Workspace, people and tags (spec v3 4.2, 4.5, 4.6).
 import { z } from 'zod';
-import { READ, defineOperation } from './define';
+import { READ, defineOperation, documented, mixed } from './define';
 import { cursor, intId, pageSizeLenient, pageSizeStrict, queryBool, search, sortArg } from './schemas';
 import { page } from './shapes/common';
 import { authTest as authTestShape, group, groupDetail, member, tag, workspace } from './shapes/people';
@@ -12,6 +12,7 @@ import { listTags } from '../domain/tags/list';
 export const peopleOperations = [
   defineOperation({
     id: 'authTest',
+    fidelity: documented('2.3, 4.2'),
     noTool: 'The spec names no MCP tool for the auth test (4.2, 4.6); an MCP client learns its key from any call.',
     method: 'GET',
     path: '/v3/auth/test',
@@ -27,6 +28,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getWorkspace',
+    fidelity: mixed('4.5', 'docs/decisions.md', 'the body beyond members, groups, tags and templates'),
     noTool: 'The spec names no MCP tool for GET /v3/workspace (4.5); list_members, list_groups, list_tags and list_templates cover it.',
     method: 'GET',
     path: '/v3/workspace',
@@ -42,6 +44,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listMembers',
+    fidelity: documented('4.5, 4.6'),
     tool: 'list_members',
     method: 'GET',
     path: '/v3/members',
@@ -66,6 +69,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getMember',
+    fidelity: documented('4.5, 4.6'),
     tool: 'get_member',
     method: 'GET',
     path: '/v3/members/:memberId',
@@ -81,6 +85,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listGroups',
+    fidelity: documented('4.5, 4.6'),
     tool: 'list_groups',
     method: 'GET',
     path: '/v3/groups',
@@ -102,6 +107,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getGroup',
+    fidelity: documented('4.5, 4.6'),
     tool: 'get_group',
     method: 'GET',
     path: '/v3/groups/:groupId',
@@ -117,6 +123,7 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listTags',
+    fidelity: documented('4.5, 4.6'),
     tool: 'list_tags',
     method: 'GET',
     path: '/v3/tags',

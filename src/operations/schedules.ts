@@ -3,7 +3,7 @@
 // docs/schedules.md. REST only: 4.6 rule 7 gives tool names for the routes of 4.3 and
 // 4.4 only.
 import { z } from 'zod';
-import { defineOperation, READ, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, REMOVE, defineOperation, designed, REPLACE } from './define';
 import { cursor, guid, intId, pageSizeStrict, sortArg } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
@@ -61,6 +61,7 @@ const scheduleRefusals = ['404 SCHEDULE_NOT_FOUND', '403 FORBIDDEN'] as const;
 export const scheduleOperations = [
   defineOperation({
     id: 'listSchedules',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules',
     tag: TAG,
@@ -82,6 +83,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'createSchedule',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules',
     tag: TAG,
@@ -105,6 +107,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'getSchedule',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules/:scheduleId',
     tag: TAG,
@@ -120,6 +123,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'patchSchedule',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'PATCH',
     path: '/v3/schedules/:scheduleId',
     tag: TAG,
@@ -143,6 +147,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'deleteSchedule',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'DELETE',
     path: '/v3/schedules/:scheduleId',
     tag: TAG,
@@ -158,6 +163,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'listScheduleRuns',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules/:scheduleId/runs',
     tag: TAG,
@@ -181,6 +187,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'skipScheduleRun',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules/:scheduleId/runs/:runId/skip',
     tag: TAG,
@@ -197,6 +204,7 @@ export const scheduleOperations = [
   }),
   defineOperation({
     id: 'startScheduleRun',
+    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules/:scheduleId/runs/:runId/start',
     tag: TAG,

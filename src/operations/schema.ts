@@ -2,7 +2,7 @@
 // Schema, the authoring guide, content types, condition operators, due-date
 // scenarios and the validation codes.
 import { z } from 'zod';
-import { READ, defineOperation } from './define';
+import { READ, defineOperation, mixed } from './define';
 import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/schema';
 
 const TAG = 'Template schema';
@@ -16,6 +16,7 @@ import { listValidationCodes } from '../domain/schema/codes';
 export const schemaOperations = [
   defineOperation({
     id: 'getTemplateSchema',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the JSON Schema of the template document (not shown)'),
     tool: 'get_template_schema',
     method: 'GET',
     path: '/v3/schema/template',
@@ -31,6 +32,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'getAuthoringGuide',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the guide text (not shown)'),
     tool: 'get_authoring_guide',
     method: 'GET',
     path: '/v3/schema/authoring-guide',
@@ -46,6 +48,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'listContentTypes',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_content_types',
     method: 'GET',
     path: '/v3/schema/content-types',
@@ -61,6 +64,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'describeContentType',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'describe_content_type',
     method: 'GET',
     path: '/v3/schema/content-types/:type',
@@ -82,6 +86,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'listConditionOperators',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_condition_operators',
     method: 'GET',
     path: '/v3/schema/condition-operators',
@@ -97,6 +102,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'listDueDateScenarios',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_due_date_scenarios',
     method: 'GET',
     path: '/v3/schema/due-date-scenarios',
@@ -112,6 +118,7 @@ export const schemaOperations = [
   }),
   defineOperation({
     id: 'listValidationCodes',
+    fidelity: mixed('4.4 rule 4', 'docs/validation-codes.md', 'the codes and the response body (not shown)'),
     noTool: 'The spec names no MCP tool for the validation codes (8 lists the schema tools); every violation a tool answers carries its code and message.',
     method: 'GET',
     path: '/v3/schema/validation-codes',

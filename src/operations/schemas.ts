@@ -1,7 +1,7 @@
 // Small named input schemas: one per kind of value, each refusing with one message
 // whatever is wrong (wrong type, out of range, bad format), so an integrator sees the
 // same words for the same kind of value on every route. Query strings are coerced by
-// the REST transport according to the schema's type (transports/http/coerce.ts); MCP
+// the REST transport according to the schema's type (transports/web/coerce.ts); MCP
 // arguments arrive typed.
 import { z } from 'zod';
 import { isGuid } from '../ids';

@@ -3,7 +3,7 @@
 // (/complete, /assignees, /tags, ...) are declared by the task area (src/operations/tasks/).
 // The spec names no MCP tool for these routes, so they get none (docs/checklists.md).
 import { z } from 'zod';
-import { defineOperation, READ, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, REMOVE, defineOperation, mixed, REPLACE } from './define';
 import { guid, instant, tagList } from './schemas';
 import { standaloneDetail } from './shapes/tasks';
 import { namingEntry } from './tasks/naming';
@@ -28,6 +28,7 @@ const description = () => z.string({ error: 'must be a string' }).max(10_000, { 
 export const standaloneOperations = [
   defineOperation({
     id: 'createStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: standaloneDetail,
@@ -57,6 +58,7 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'getStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: standaloneDetail,
@@ -72,6 +74,7 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'updateStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: standaloneDetail,
@@ -92,6 +95,7 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'deleteStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
@@ -107,6 +111,7 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'attachStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: standaloneDetail,
@@ -123,6 +128,7 @@ export const standaloneOperations = [
   }),
   defineOperation({
     id: 'detachStandaloneTask',
+    fidelity: mixed('4.3, 4.7, 5.5', 'docs/tasks.md', 'request and response bodies of standalone tasks (4.7: not shown)'),
     tag: TAG,
     noTool: NO_TOOL,
     output: standaloneDetail,

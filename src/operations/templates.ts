@@ -3,7 +3,7 @@
 // the document itself is checked by the validator (422 TEMPLATE_INVALID), not by
 // the input schema, so a permission refusal comes before it is read (4.4 rule 5).
 import { z } from 'zod';
-import { defineOperation, READ, REPLACE, CREATE, REMOVE } from './define';
+import { CREATE, READ, defineOperation, documented, mixed, REPLACE, REMOVE } from './define';
 import { guid, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
@@ -38,6 +38,7 @@ const folderArg = () => z.string({ error: 'must be a folder name' }).trim().min(
 export const templateOperations = [
   defineOperation({
     id: 'listTemplates',
+    fidelity: documented('4.4'),
     tool: 'list_templates',
     method: 'GET',
     path: '/v3/templates',
@@ -58,6 +59,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'validateTemplate',
+    fidelity: mixed('2.5, 4.4', 'docs/template-document.md', 'the template document format and the violation codes (4.4 rule 4: not shown)'),
     tool: 'validate_template',
     method: 'POST',
     path: '/v3/templates/validate',
@@ -78,6 +80,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'getTemplate',
+    fidelity: documented('2.5, 4.4'),
     tool: 'get_template',
     method: 'GET',
     path: '/v3/templates/:key',
@@ -94,6 +97,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'createTemplate',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format and the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'create_template',
     method: 'POST',
     path: '/v3/templates',
@@ -113,6 +117,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'exportTemplate',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format (4.4 rule 4: not shown)'),
     tool: 'export_template',
     method: 'GET',
     path: '/v3/templates/:key/document',
@@ -129,6 +134,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'createTemplateVersion',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'create_template_version',
     method: 'POST',
     path: '/v3/templates/:key/versions',
@@ -147,6 +153,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'listTemplateVersions',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body'),
     tool: 'list_template_versions',
     method: 'GET',
     path: '/v3/templates/:key/versions',
@@ -162,6 +169,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'copyTemplate',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'copy_template',
     method: 'POST',
     path: '/v3/templates/:key/copy',
@@ -183,6 +191,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'archiveTemplate',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     tool: 'set_template_archived',
     method: 'POST',
     path: '/v3/templates/:key/archive',
@@ -200,6 +209,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'unarchiveTemplate',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     noTool: 'One tool covers POST and DELETE of /v3/templates/{key}/archive (spec 4.4): set_template_archived with archived false.',
     method: 'DELETE',
     path: '/v3/templates/:key/archive',
@@ -215,6 +225,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'listTemplatePermissions',
+    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     tool: 'list_template_permissions',
     method: 'GET',
     path: '/v3/templates/:key/permissions',
@@ -231,6 +242,7 @@ export const templateOperations = [
   }),
   defineOperation({
     id: 'setTemplatePermissions',
+    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     tool: 'set_template_permissions',
     method: 'PUT',
     path: '/v3/templates/:key/permissions',

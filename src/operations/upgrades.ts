@@ -1,7 +1,7 @@
 // Template upgrade routes (spec v3 4.4 "List checklist upgrades", "Upgrade checklists") and
 // the checklist links route (docs/upgrades.md "Linked checklists").
 import { z } from 'zod';
-import { CREATE_REPLACING, READ, Reply, defineOperation } from './define';
+import { READ, Reply, defineOperation, designed, documented, CREATE_REPLACING } from './define';
 import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
@@ -15,6 +15,7 @@ const RETRY_AFTER_SECONDS = 60; // spec v3 8 "upgrade response Retry-After 60"
 export const upgradeOperations = [
   defineOperation({
     id: 'listChecklistUpgrades',
+    fidelity: documented('4.4'),
     tool: 'list_checklist_upgrades',
     method: 'GET',
     path: '/v3/templates/:key/upgrades',
@@ -37,6 +38,7 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'upgradeChecklists',
+    fidelity: documented('4.4'),
     tool: 'upgrade_checklists',
     method: 'POST',
     path: '/v3/templates/:key/upgrades',
@@ -77,6 +79,7 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'getChecklistLinks',
+    fidelity: designed('docs/upgrades.md', 'the Linked Checklist parent and children of a checklist (no route in the spec)'),
     noTool: 'the spec names no tool for it; the parent side is also the Linked Checklist field value (get_task)',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/links',
@@ -93,6 +96,7 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'getChecklistActivity',
+    fidelity: designed('docs/upgrades.md', 'what each rebuild kept and lost, as a checklist activity route (no route in the spec)'),
     noTool: 'the spec names no tool for it (get_task_activity reads one task)',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/activity',

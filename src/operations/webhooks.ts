@@ -1,7 +1,7 @@
 // Webhook subscriptions (spec v3 4.7, 5.6, 6). No MCP tool names are given for
 // these routes, so they have none. Every route is Administrator-only (or workspace key).
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, defineOperation } from './define';
+import { CREATE, READ, REMOVE, defineOperation, mixed } from './define';
 import { cursor, guid, pageSizeStrict } from './schemas';
 import { page } from './shapes/common';
 import { webhook } from './shapes/webhooks';
@@ -32,6 +32,7 @@ const httpUrl = () =>
 export const webhookOperations = [
   defineOperation({
     id: 'listWebhooks',
+    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response bodies (4.7: not shown)'),
     noTool: NO_TOOL,
     method: 'GET',
     path: '/v3/webhooks',
@@ -53,6 +54,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'createWebhook',
+    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response body (4.7: not shown)'),
     noTool: NO_TOOL,
     method: 'POST',
     path: '/v3/webhooks',
@@ -92,6 +94,7 @@ export const webhookOperations = [
   }),
   defineOperation({
     id: 'deleteWebhook',
+    fidelity: mixed('4.7, 5.6', 'docs/webhooks.md', 'the response (4.7: not shown)'),
     noTool: NO_TOOL,
     method: 'DELETE',
     path: '/v3/webhooks/:id',

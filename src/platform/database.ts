@@ -114,6 +114,8 @@ export function exportDatabase(db: Db): Buffer {
  * (POST /_emulator/import, `wfe import`). An older schema version is migrated
  * first; a newer one, or a file that is not a wfe database, is refused with 400.
  */
+export const isSqliteFile = (bytes: Buffer): boolean => bytes.length >= 100 && bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC;
+
 export function importDatabase(db: Db, bytes: Buffer): { tables: number; rows: number } {
   if (!isSqliteHeader(bytes) || bytes.length < 100) throw notSqlite();
   const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));

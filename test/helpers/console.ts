@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.WFE_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM } from './browser';
+export { CHROMIUM };
 
 export interface Browser {
   context: BrowserContext;

@@ -9,6 +9,7 @@ import { iso } from '../../src/clock';
 
 export const testNote = defineOperation({
   id: 'createTestNote',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   tool: 'create_test_note',
   method: 'POST',
   path: '/v3/test-notes',
@@ -36,6 +37,7 @@ export const testNote = defineOperation({
 
 export const deleteTestNotes = defineOperation({
   id: 'deleteTestNotes',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   tool: 'delete_test_notes',
   method: 'DELETE',
   path: '/v3/test-notes/:name',
@@ -52,6 +54,7 @@ export const deleteTestNotes = defineOperation({
 
 export const countTestNotes = defineOperation({
   id: 'countTestNotes',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   method: 'GET',
   path: '/v3/test-notes',
   summary: 'Count test notes (test only)',
@@ -63,6 +66,7 @@ export const countTestNotes = defineOperation({
 
 export const testZone = defineOperation({
   id: 'testZone',
+  fidelity: { mark: 'designed', source: 'test', designed: 'a test operation' },
   tool: 'test_zone',
   method: 'GET',
   path: '/v3/test-zone',

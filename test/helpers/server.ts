@@ -20,6 +20,9 @@ export const KEYS = {
   globexWorkspace: 'globex-workspace-key',
 } as const;
 
+/** Paula Planner's key: a Member holding Schedule.Creator and Library.Creator (not in KEYS, which the permission matrix walks). */
+export const PLANNER_KEY = 'acme-planner-key';
+
 /** Fixed identifiers of the demo fixture (README "The demo fixture"). */
 export const DEMO = {
   acme: '10000000-0000-4000-8000-000000000001',
@@ -37,7 +40,7 @@ export const DEMO = {
   renewInsurance: '40000000-0000-4000-8000-000000000001',
   businessCards: '40000000-0000-4000-8000-000000000002',
   offices: '50000000-0000-4000-8000-000000000001',
-  members: { ada: 101, omar: 102, mia: 103, nora: 104, gus: 105, dee: 106, alexKim1: 107, alexKim2: 108, smith: 109, gina: 201 },
+  members: { ada: 101, omar: 102, mia: 103, nora: 104, gus: 105, dee: 106, alexKim1: 107, alexKim2: 108, smith: 109, paula: 110, gina: 201 },
   groups: { operations: 301, sales: 302, empty: 303 },
   tasks: {
     heading: '21000000-0000-4000-8000-000000000101',

@@ -2,7 +2,7 @@
 // DELETE clears, both answer the task).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { READ, REPLACE, REMOVE } from '../define';
+import { READ, mixed, REPLACE, REMOVE } from '../define';
 import { assigneesOfTask, task } from '../shapes/tasks';
 import { clearAssignees, readAssignees, setAssignees } from '../../domain/tasks/assignees';
 import { resolveNamingList } from '../../domain/tasks/naming';
@@ -14,6 +14,7 @@ const COVERED = 'The spec names no tool for this read: it is covered by get_task
 export const assigneeOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskAssignees',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: COVERED,
     method: 'GET',
     suffix: '/assignees',
@@ -28,6 +29,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'setTaskAssignees',
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the request and response bodies'),
     tool: 'set_task_assignees',
     method: 'PUT',
     suffix: '/assignees',
@@ -53,6 +55,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'clearTaskAssignees',
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the response body'),
     tool: 'clear_task_assignees',
     method: 'DELETE',
     suffix: '/assignees',

@@ -2,7 +2,7 @@
 // attachment?} answers 201 with the comment).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { CREATE, READ, REMOVE } from '../define';
+import { CREATE, READ, REMOVE, mixed } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
 import { fileInput } from './inputs';
@@ -13,6 +13,7 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const commentOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listTaskComments',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
     method: 'GET',
     suffix: '/comments',
@@ -27,6 +28,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'addTaskComment',
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'assignedMentioned assigns under the same rule as the assignee route (docs/decisions.md); the comment bodies'),
     tool: 'add_task_comment',
     method: 'POST',
     suffix: '/comments',
@@ -60,6 +62,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'removeTaskComment',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'remove_task_comment',
     method: 'DELETE',
     suffix: '/comments/:commentId',

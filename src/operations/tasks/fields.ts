@@ -2,7 +2,7 @@
 // to 50 in one call"; bodies in docs/tasks.md). Answering a field is what satisfies a required control.
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { READ, REPLACE } from '../define';
+import { READ, mixed, REPLACE } from '../define';
 import { guid } from '../schemas';
 import { field, fieldList } from '../shapes/tasks';
 import { answerField, answerFields, getField, listFields, MAX_FIELDS_PER_CALL } from '../../domain/tasks/fields';
@@ -16,6 +16,7 @@ const VALUE = 'The answer in the form of the field type (docs/tasks.md "Answerin
 export const fieldOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listTaskFields',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'GET',
     suffix: '/fields',
@@ -30,6 +31,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'answerTaskFields',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'PATCH',
     suffix: '/fields',
@@ -59,6 +61,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'getTaskField',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'GET',
     suffix: '/fields/:fieldKey',
@@ -73,6 +76,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'answerTaskField',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'PUT',
     suffix: '/fields/:fieldKey',

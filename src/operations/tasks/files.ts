@@ -1,7 +1,7 @@
 // Files of a File Upload field (spec v3 4.3 ".../fields/{fieldKey}/files to add and remove files",
 // 4.1 rule 1; docs/tasks.md "Files").
 import type { Operation } from '../define';
-import { CREATE, READ, REMOVE } from '../define';
+import { CREATE, READ, REMOVE, mixed } from '../define';
 import { file, fileList } from '../shapes/tasks';
 import { addFile, listFiles, removeFile } from '../../domain/tasks/fields';
 import { fieldKeyInput, NO_FIELD_TOOL } from './fields';
@@ -12,6 +12,7 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const fileOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listFieldFiles',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'GET',
     suffix: '/fields/:fieldKey/files',
@@ -26,6 +27,7 @@ export const fileOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'addFieldFile',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'POST',
     suffix: '/fields/:fieldKey/files',
@@ -41,6 +43,7 @@ export const fileOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'removeFieldFile',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'DELETE',
     suffix: '/fields/:fieldKey/files/:fileId',

@@ -1,6 +1,6 @@
 // Listing a checklist's tasks and reading one (spec v3 4.3 "List checklist tasks", "Get a task").
 import { z } from 'zod';
-import { READ, defineOperation, type Operation } from '../define';
+import { READ, defineOperation, type Operation, documented } from '../define';
 import { taskDetail, taskList } from '../shapes/tasks';
 import { findChecklistTask } from '../../domain/tasks/target';
 import { listChecklistTasks, parseStatusFilter } from '../../domain/tasks/list';
@@ -11,6 +11,7 @@ import { checklistKeyInput, taskKeyInput } from './where';
 export const readOperations: Operation[] = [
   defineOperation({
     id: 'listChecklistTasks',
+    fidelity: documented('4.3'),
     tool: 'list_checklist_tasks',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tasks',
@@ -35,6 +36,7 @@ export const readOperations: Operation[] = [
   }),
   defineOperation({
     id: 'getTask',
+    fidelity: documented('4.3'),
     tool: 'get_task',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tasks/:taskKey',

@@ -2,7 +2,7 @@
 // cells"; docs/tasks.md "Table rows"). Indexes count from 1, like the Table payload of 6.2.
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { REPLACE, CREATE, REMOVE } from '../define';
+import { CREATE, REMOVE, mixed, REPLACE } from '../define';
 import { guid } from '../schemas';
 import { field } from '../shapes/tasks';
 import { addRows, removeRows, setCells } from '../../domain/tasks/fields';
@@ -15,6 +15,7 @@ const ROW_INDEXES = 'must be row numbers from 1, comma-separated';
 export const rowOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'addTableRows',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'POST',
     suffix: '/fields/:fieldKey/rows',
@@ -36,6 +37,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'removeTableRows',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'DELETE',
     suffix: '/fields/:fieldKey/rows',
@@ -63,6 +65,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'setTableCells',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'PATCH',
     suffix: '/fields/:fieldKey/rows',

@@ -3,7 +3,7 @@
 // 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
 // malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { READ, REPLACE, REMOVE } from '../define';
+import { READ, mixed, REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../schemas';
@@ -12,6 +12,7 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const snoozeOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'get_task_snooze',
     method: 'GET',
     suffix: '/snooze',
@@ -26,6 +27,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'setTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'set_task_snooze',
     method: 'PUT',
     suffix: '/snooze',
@@ -40,6 +42,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'endTaskSnooze',
+    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'end_task_snooze',
     method: 'DELETE',
     suffix: '/snooze',

@@ -1,6 +1,6 @@
 // Complete, uncomplete, mark and clear not applicable (spec v3 3, 4.3 "Complete a task").
 import type { Operation } from '../define';
-import { SET, REMOVE } from '../define';
+import { SET, mixed, REMOVE } from '../define';
 import { task } from '../shapes/tasks';
 import { clearNotApplicable, completeTask, markNotApplicable, uncompleteTask } from '../../domain/tasks/status';
 import { taskOperation, whereText, type WhereKind } from './where';
@@ -8,6 +8,7 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const statusOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'completeTask',
+    fidelity: mixed('2.4, 4.3, 5.8', 'docs/decisions.md', 'who may complete an exclusively assigned task, and the other status writes it blocks (docs/decisions.md)'),
     tool: 'complete_task',
     method: 'POST',
     suffix: '/complete',
@@ -23,6 +24,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'uncompleteTask',
+    fidelity: mixed('2.4, 4.3, 5.8', 'docs/decisions.md', 'an exclusive assignment also blocks uncomplete (docs/decisions.md); the response body'),
     tool: 'uncomplete_task',
     method: 'DELETE',
     suffix: '/complete',
@@ -37,6 +39,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'setTaskNotApplicable',
+    fidelity: mixed('2.4, 4.3, 5.8', 'docs/decisions.md', 'an exclusive assignment also blocks not applicable (docs/decisions.md); the response body'),
     tool: 'set_task_not_applicable',
     method: 'POST',
     suffix: '/not-applicable',
@@ -51,6 +54,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'clearTaskNotApplicable',
+    fidelity: mixed('2.4, 4.3, 5.8', 'docs/decisions.md', 'an exclusive assignment also blocks clearing not applicable (docs/decisions.md); the response body'),
     tool: 'clear_task_not_applicable',
     method: 'DELETE',
     suffix: '/not-applicable',

@@ -3,7 +3,7 @@
 // the spec names none). Every suffix operation is declared once and built for both.
 import { z } from 'zod';
 import type { Ctx } from '../../context';
-import { defineOperation, type Operation, type Refusal } from '../define';
+import { defineOperation, type Fidelity, type Operation, type Refusal } from '../define';
 import { guid } from '../schemas';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
@@ -51,14 +51,21 @@ export interface TaskOperationSpec<S extends z.ZodRawShape> extends Common<S> {
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>, task: () => TaskTarget) => unknown;
 }
 
+/** 4.3 shows the checklist task routes; their standalone twins under /v3/tasks/{taskKey} are named (4.7) but not shown. */
+function standaloneFidelity(f: Fidelity): Fidelity {
+  const twin = 'the standalone twin of the 4.3 route (4.7 names /v3/tasks/{taskKey}; its suffix routes are not shown)';
+  return { mark: f.mark === 'designed' ? 'designed' : 'mixed', source: `${f.source}; docs/tasks.md`, designed: f.designed ? `${twin}; ${f.designed}` : twin };
+}
+
 const NO_TOOL_STANDALONE = 'The spec names MCP tools only for checklist task routes (4.3, 4.6 rule 7); standalone task routes are REST only.';
 
 /** One suffix operation at one place. */
 export function taskOperation<S extends z.ZodRawShape>(w: WhereKind, spec: TaskOperationSpec<S>): Operation {
-  const { suffix, tool, noTool, refusals, handler, input, id, ...rest } = spec;
+  const { suffix, tool, noTool, refusals, handler, input, id, fidelity, ...rest } = spec;
   return defineOperation({
     ...rest,
     id: opId(w, id),
+    fidelity: w === 'checklist' ? fidelity : standaloneFidelity(fidelity),
     tag: TAG[w],
     path: `${BASE[w]}${suffix}`,
     ...(w === 'checklist' ? (tool ? { tool } : { noTool }) : { noTool: NO_TOOL_STANDALONE }),

@@ -4,7 +4,7 @@ import { runCall, V3_RULES, type Answer, type Rules } from '../../pipeline';
 import { partitionOf } from '../../contract/partition';
 import type { Operation } from '../../operations/define';
 import { declaresBody, readJson } from '../web/body';
-import { coerceString } from './coerce';
+import { coerceString } from '../web/coerce';
 import { errorResponse, json } from '../web/respond';
 import type { RouteHandler } from './route-table';
 

@@ -11,7 +11,6 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  McpError,
   ErrorCode,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Emulator } from '../../emulator';
@@ -32,6 +31,15 @@ export type ToolRunner = (op: Operation, args: Record<string, unknown> | undefin
 /** MCP's "resource not found" error code (MCP specification, resources). */
 const RESOURCE_NOT_READABLE = -32002;
 
+/**
+ * A JSON-RPC error with our message as it is. The SDK's McpError puts "MCP error <code>: " into
+ * its own message, which the protocol layer sends; the client's McpError adds it again, so
+ * clients printed the prefix twice.
+ */
+export function rpcError(code: number, message: string, data?: unknown): Error & { code: number; data?: unknown } {
+  return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
+}
+
 export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null)): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {} },
@@ -46,7 +54,7 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
   Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, (req: z.infer<typeof LooseCallToolRequest>) => {
     const params = req.params as { name?: unknown; arguments?: unknown } | undefined;
     if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
+      throw rpcError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
     }
     const op = tools.byName.get(params.name);
     if (!op) {
@@ -78,18 +86,18 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
       const result = await runTool(op, vars, 'resource');
       if (result.isError) {
         const err = result.structuredContent as { error: { code: string; message: string } };
-        throw new McpError(RESOURCE_NOT_READABLE, `${err.error.code}: ${err.error.message}`, result.structuredContent);
+        throw rpcError(RESOURCE_NOT_READABLE, `${err.error.code}: ${err.error.message}`, result.structuredContent);
       }
       return { contents: [{ uri, mimeType: t.mimeType, text: JSON.stringify(result.structuredContent) }] };
     }
-    throw new McpError(RESOURCE_NOT_READABLE, `No resource at ${uri}. resources/list and resources/templates/list name them.`);
+    throw rpcError(RESOURCE_NOT_READABLE, `No resource at ${uri}. resources/list and resources/templates/list name them.`);
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: catalog.prompts.map(({ name, description }) => ({ name, description })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, (req) => {
     const p = catalog.prompts.find((x) => x.name === req.params.name);
-    if (!p) throw new McpError(ErrorCode.InvalidParams, `No prompt named ${req.params.name}`);
+    if (!p) throw rpcError(ErrorCode.InvalidParams, `No prompt named ${req.params.name}`);
     return { description: p.description, messages: [{ role: 'user', content: { type: 'text', text: p.text() } }] };
   });
   return server;

@@ -74,6 +74,8 @@ export function toolTable(ops: Operation[]) {
         inputSchema: toolInputSchema(op),
         ...(toolOutputSchema(op) ? { outputSchema: toolOutputSchema(op) } : {}),
         annotations: { title: op.summary, ...op.annotations, openWorldHint: false },
+        // Where the behaviour comes from (docs/fidelity.md), as the OpenAPI document's x-fidelity says.
+        _meta: { fidelity: { ...op.fidelity } },
       })),
     };
     cache.set(ops, t);

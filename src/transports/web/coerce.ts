@@ -5,7 +5,7 @@ import type { z } from 'zod';
 
 type Kind = 'boolean' | 'number' | 'other';
 
-function kindOf(schema: z.ZodType | undefined): Kind {
+export function kindOf(schema: z.ZodType | undefined): Kind {
   let s = schema as unknown as { _zod?: { def: { type: string; innerType?: unknown; in?: unknown } } } | undefined;
   for (let i = 0; i < 10 && s?._zod; i++) {
     const def = s._zod.def;
