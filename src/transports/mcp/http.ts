@@ -62,8 +62,11 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
     const merged = new Headers(res.headers);
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
     if (/^application\/json\s*$/i.test(merged.get('content-type') ?? '')) merged.set('Content-Type', JSON_TYPE);
-    const out = new Response(res.body, { status: res.status, headers: merged });
-    return out;
+    // The answer is read whole before the server closes below: closing the transport while the
+    // adapter still streams its body could reset the kept-alive socket after the answer was sent,
+    // and the client's next request on that socket failed (seen under load as ECONNRESET).
+    const text = res.body ? await res.text() : null;
+    return new Response(text, { status: res.status, headers: merged });
   } finally {
     void server.close().catch(() => {});
   }
