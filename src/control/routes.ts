@@ -72,14 +72,10 @@ const clockOutput = z.object({
   offsetSeconds: z.number().int().describe('How far the emulator clock is from the real one.'),
 });
 
+// The journal's entry as platform/journal.ts keeps it (JournalEntry).
 const journalEntry = z.object({
-  at: z.string(),
-  method: z.string(),
-  path: z.string(),
-  status: z.number().int(),
+  at: z.string(), method: z.string(), path: z.string(), status: z.number().int(), requestId: z.string(), durationMs: z.number(),
   keyName: z.string().optional(),
-  requestId: z.string(),
-  durationMs: z.number(),
   region: z.enum(['US', 'EU']),
   fault: z.object({ rule: z.string(), kind: z.enum(['status', 'delay', 'drop']) }).optional(),
   console: z.literal(true).optional(),

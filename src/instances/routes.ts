@@ -9,6 +9,8 @@ import type { InstanceManager } from './manager';
 import { checkCreate } from './input';
 
 const ROOT = '/_emulator/instances';
+/** What the routes of one instance share. */
+const ONE = { path: `${ROOT}/:id`, refusals: { 404: ['INSTANCE_NOT_FOUND'] } };
 
 const description = z.object({
   id: z.string(),
@@ -44,20 +46,12 @@ export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[
         return json(201, d, { 'X-Request-Id': requestId, Location: `${ROOT}/${d.id}` });
       },
     }),
+    defineControlRoute({ ...ONE, method: 'GET', summary: 'One isolated instance', output: description, handler: (_emu, { params }) => m.describe(m.get(decodeURIComponent(params.id))) }),
     defineControlRoute({
-      method: 'GET',
-      path: `${ROOT}/:id`,
-      summary: 'One isolated instance',
-      output: description,
-      refusals: { 404: ['INSTANCE_NOT_FOUND'] },
-      handler: (_emu, { params }) => m.describe(m.get(decodeURIComponent(params.id))),
-    }),
-    defineControlRoute({
+      ...ONE,
       method: 'DELETE',
-      path: `${ROOT}/:id`,
       summary: 'Delete an isolated instance',
       noContent: true,
-      refusals: { 404: ['INSTANCE_NOT_FOUND'] },
       handler: async (_emu, { params, requestId }) => {
         await m.delete(decodeURIComponent(params.id));
         return new Response(null, { status: 204, headers: { 'X-Request-Id': requestId } });
