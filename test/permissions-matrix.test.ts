@@ -5,23 +5,29 @@
 // with its reason) fails the test, so a new operation needs its row.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, DEMO, KEYS, type TestServer } from './helpers/server';
+import { startTestServer, DEMO, KEYS as FIXTURE_KEYS, PLANNER_KEY, type TestServer } from './helpers/server';
 import { smallDoc } from './helpers/templates';
 import { tableDigests } from './fuzz/digest';
 
+/** The fixture's keys, with Paula Planner's (Schedule.Creator, Library.Creator) for the granted side of 5.4 and 5.5. */
+const KEYS = { ...FIXTURE_KEYS, planner: PLANNER_KEY } as const;
 type KeyName = keyof typeof KEYS;
 /** 'ok' = any 2xx; otherwise the error code expected. */
 type Cell = 'ok' | string;
 
 // ── the fixture's facts the rules need (EMULATOR.md "The demo fixture") ─────────────
 const ADMINS: KeyName[] = ['admin', 'owner'];
-const RIGHTS: Partial<Record<KeyName, string[]>> = { member: ['Checklist.Creator', 'Task.Creator', 'Task.Attacher'], noperm: [] };
+const RIGHTS: Partial<Record<KeyName, string[]>> = { member: ['Checklist.Creator', 'Task.Creator', 'Task.Attacher'], noperm: [], planner: ['Schedule.Creator', 'Library.Creator'] };
 type Folder = 'HR' | 'Procurement' | null;
-/** Library folder permission per member key (HR: Operations group Edit; Procurement: Mia View, Nora Deny). */
-const FOLDER: Record<'member' | 'noperm', Record<'HR' | 'Procurement', 'View' | 'Edit' | 'Deny' | undefined>> = {
+/** Library folder permission per member key (HR: Operations group Edit; Procurement: Mia View, Nora Deny; Paula: no rule names her). */
+type MemberKey = 'member' | 'noperm' | 'planner';
+const FOLDER: Record<MemberKey, Record<'HR' | 'Procurement', 'View' | 'Edit' | 'Deny' | undefined>> = {
   member: { HR: 'Edit', Procurement: 'View' },
   noperm: { HR: undefined, Procurement: 'Deny' },
+  planner: { HR: undefined, Procurement: undefined },
 };
+/** 5.4: who may open a Vendor Review checklist (Mia ViewOnly; Nora and Paula have no rule and nothing assigned). */
+const readsVendor = (k: KeyName) => k !== 'noperm' && k !== 'planner';
 const TEMPLATES: { name: string; key: string; folder: Folder }[] = [
   { name: 'Employee Onboarding', key: DEMO.onboarding, folder: 'HR' },
   { name: 'Vendor Review', key: DEMO.vendor, folder: 'Procurement' },
@@ -34,7 +40,7 @@ const isWorkspace = (k: KeyName) => k === 'workspace';
 const isAdmin = (k: KeyName) => ADMINS.includes(k);
 /** 5.9: a workspace key passes every template, draft and webhook check; Administrators pass capability checks. */
 const passesAll = (k: KeyName) => isWorkspace(k) || isAdmin(k);
-const folderOf = (k: KeyName, f: Folder) => (f === null || passesAll(k) ? undefined : FOLDER[k as 'member' | 'noperm'][f]);
+const folderOf = (k: KeyName, f: Folder) => (f === null || passesAll(k) ? undefined : FOLDER[k as MemberKey][f]);
 const has = (k: KeyName, right: string) => passesAll(k) || (RIGHTS[k] ?? []).includes(right);
 
 const rules = {
@@ -176,7 +182,7 @@ before(async () => {
   // Its first task has a required field (completing it would be 409 for everyone): not applicable follows the same rule (5.8).
   rows.push({ op: 'setTaskNotApplicable+clearTaskNotApplicable', label: 'Vendor Review (Mia ViewOnly, Nora no rule)', expect: (k) => rules.taskState(k, []), call: toggle(vendorCl, vendorTask, 'not-applicable') });
   /** 5.4: a checklist and its tasks are readable by Administrators, the workspace key, members with a checklist permission, and members assigned something on it. */
-  const readVendor = (k: KeyName): Cell => (k === 'noperm' ? 'FORBIDDEN' : 'ok');
+  const readVendor = (k: KeyName): Cell => (readsVendor(k) ? 'ok' : 'FORBIDDEN');
   rows.push({ op: 'getChecklist', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}`) });
   rows.push({ op: 'listChecklistTasks', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks`) });
   rows.push({ op: 'getTask', label: 'Vendor Review task', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks/${vendorTask}`) });
@@ -288,7 +294,7 @@ before(async () => {
   /** Checklist templates of the fixture as the rules see them (EMULATOR.md): who reads, who runs. */
   const CL = [
     { name: 'Expense Report', key: DEMO.expense, task: approve, run: 'all' as const, readable: (_k: KeyName) => true, attachable: true },
-    { name: 'Vendor Review', key: DEMO.vendor, task: vendorTask, run: [] as KeyName[], readable: (k: KeyName) => k !== 'noperm', attachable: false },
+    { name: 'Vendor Review', key: DEMO.vendor, task: vendorTask, run: [] as KeyName[], readable: readsVendor, attachable: false },
   ];
   type ClT = (typeof CL)[number];
   /** 5.4 read; 5.8 row 1 run (Vendor Review: Mia ViewOnly, the first Alex Kim RunAndView, no key of his; Expense: AllUsers). */
@@ -404,7 +410,7 @@ before(async () => {
   });
 
   // ── standalone tasks (5.4, 5.5, 5.9; docs/checklists.md "Who may do what")
-  const MEMBER_ID: Record<KeyName, number> = { admin: DEMO.members.ada, owner: DEMO.members.omar, member: DEMO.members.mia, noperm: DEMO.members.nora, workspace: 100, revoked: DEMO.members.ada, expired: DEMO.members.ada, unavailable: DEMO.members.dee, globexAdmin: DEMO.members.gina, globexWorkspace: 0 };
+  const MEMBER_ID: Record<KeyName, number> = { admin: DEMO.members.ada, owner: DEMO.members.omar, member: DEMO.members.mia, noperm: DEMO.members.nora, workspace: 100, revoked: DEMO.members.ada, expired: DEMO.members.ada, unavailable: DEMO.members.dee, globexAdmin: DEMO.members.gina, globexWorkspace: 0, planner: DEMO.members.paula };
   interface Sa { by: KeyName; assignees: KeyName[] }
   const makeTask = async (sa: Sa) => {
     const key = ok(await s.api(KEYS[sa.by], 'POST', '/v3/tasks', { name: 'Matrix standalone' }), `standalone by ${sa.by}`).body.key as string;
@@ -675,9 +681,8 @@ before(async () => {
   });
 
   // ── schedules (5.4 Schedule.Viewer or Schedule.Creator to read; 5.5 Schedule.Creator and run permission to
-  // write; 5.9 the workspace key passes). The fixture format grants no Schedule.* right to any member key
-  // (its rights are Checklist.Creator, Template.Creator, Task.Creator, Task.Attacher), so the member cells
-  // here are the refused side; the granted side is in test/schedules.test.ts.
+  // write; 5.9 the workspace key passes). Paula Planner (Schedule.Creator) is the granted side for a member key,
+  // on Expense Report, which AllUsers may run; Mia and Nora hold no Schedule.* right: the refused side.
   const scheduleBody = { name: 'Matrix schedule', templateKey: DEMO.expense, timeZone: 'Europe/Berlin', startDateTime: '2035-01-10T09:00:00', recurrence: { frequency: 'Daily' } };
   const scheduleWrite = (k: KeyName): Cell => (has(k, 'Schedule.Creator') ? 'ok' : 'FORBIDDEN');
   const makeSchedule = async () => ok(await asAdmin('POST', '/v3/schedules', scheduleBody), 'schedule').body as { id: number; nextRun: { id: number } };
@@ -716,9 +721,8 @@ before(async () => {
 
   // ── Data Sets (5.4 read: a Library or Template right, folder View or Edit when filed; 5.5 create: Library.Creator;
   // change: Library.Creator and Edit on its folder when filed; 5.6 delete: Administrators only; 5.9 the workspace key
-  // passes). Sets made through the API are Unfiled (legacy 4.8), so no folder rule applies. The fixture format
-  // grants no Library.* right (see schedules above): the member cells are the refused side; the granted side is in
-  // test/data-sets-v3.test.ts.
+  // passes). Sets made through the API are Unfiled (legacy 4.8), so no folder rule applies. Paula Planner
+  // (Library.Creator) is the granted side for a member key; Nora holds no Library or Template right: refused.
   const dsRead = (k: KeyName): Cell => (passesAll(k) || (RIGHTS[k] ?? []).some((r) => r.startsWith('Library.') || r.startsWith('Template.')) ? 'ok' : 'FORBIDDEN');
   const dsChange = (k: KeyName): Cell => (has(k, 'Library.Creator') ? 'ok' : 'FORBIDDEN');
   interface Ds { key: string; field: string; field2: string; record: string; view: string }
