@@ -98,12 +98,7 @@ interface Row {
  * Operations this matrix leaves to other tests, and why (docs/reliability.md "Isolation and the permission
  * matrix"). They are not printed as gaps; a new operation matching none of these is.
  */
-const NOT_IN_MATRIX: [RegExp, string][] = [
-  [/^validateTemplate$/, 'a check of a document against no template: no permission rule applies (5.4-5.9 name none); any key'],
-  [/^(listChecklists|searchChecklists)$/, 'filtered lists (5.3): what each key sees is tested in test/checklists.test.ts and test/isolation.test.ts, not a permission cell'],
-  [/StandaloneTask/, 'the checklist task routes at /v3/tasks/{key}: same domain functions as the checklist rows above (docs/tasks.md), with the standalone read rule the get/update/delete rows show'],
-  [/^(answerTaskFields|answerTaskField|listFieldFiles|addFieldFile|removeFieldFile|addTableRows|removeTableRows|setTableCells)$/, '5.8 last row (fields, files, tables) depends on task state (halted 409) and exclusive assignment: test/fields.test.ts'],
-];
+const NOT_IN_MATRIX: [RegExp, string][] = [];
 
 /** Per-table digests of the data; `events` is the append-only event log (every event raised is kept, matched or not), so a fresh resource made and removed leaves its event there by design. */
 const dataDigests = () => {
@@ -797,6 +792,203 @@ before(async () => {
       return c;
     },
   });
+
+  // ── validating a document (4.4 rule 4): no rule of section 5 names it, so any key may; with forTemplate the
+  // document is checked against that template's ids, a read of the template (5.4, 5.7: refused on folder Deny).
+  rows.push({ op: 'validateTemplate', label: 'a new document', expect: rules.anyone, call: api('POST', '/v3/templates/validate', smallDoc('Matrix check')) });
+  for (const t of TEMPLATES) {
+    const doc = ok(await asAdmin('GET', `/v3/templates/${t.key}/document`), 'export').body;
+    rows.push({ op: 'validateTemplate', label: `an edit of ${t.name} (forTemplate: 5.4, 5.7 template read)`, expect: (k) => rules.templateRead(k, t.folder), call: api('POST', `/v3/templates/validate?forTemplate=${t.key}`, doc) });
+  }
+
+  // ── the checklist list and search (5.3: "return what the member sees in the app (a workspace key sees all)"):
+  // never refused; a cell is 'ok' only when the Vendor Review checklist is listed exactly for the keys that may
+  // open it (5.4), otherwise it shows what went wrong.
+  const listsAsSeen = (call: (k: KeyName) => Promise<Answer>) => async (k: KeyName): Promise<Answer> => {
+    const r = await call(k);
+    if (r.status >= 300) return r;
+    const shown = (r.body.items as { key: string }[]).some((c) => c.key === vendorCl);
+    return shown === readsVendor(k) ? r : { status: 599, text: r.text, body: { error: { code: shown ? 'LISTS_AN_UNSEEN_CHECKLIST' : 'LEAVES_OUT_A_SEEN_CHECKLIST' } } };
+  };
+  rows.push({ op: 'listChecklists', label: 'of Vendor Review (5.3 as seen; 5.4)', expect: rules.anyone, call: listsAsSeen(api('GET', `/v3/checklists?templateKey=${DEMO.vendor}&pageSize=100`)) });
+  const vendorName = '22000000-0000-4000-8000-000000000301';
+  rows.push({
+    op: 'searchChecklists',
+    label: 'of Vendor Review, vendor name empty (5.3 as seen; 5.4)',
+    expect: rules.anyone,
+    call: listsAsSeen(api('POST', '/v3/checklists/search', { templateKey: DEMO.vendor, pageSize: 100, fields: [{ fieldKey: vendorName, operator: 'isEmpty' }] })),
+  });
+
+  // ── fields, files, tables (5.8 last row): on tasks neither halted nor exclusively assigned, the rule left is the
+  // read (5.4, docs/tasks.md "Every task route checks read access") and "workspace key refused".
+  const answers = (readable: (k: KeyName) => boolean) => (k: KeyName): Cell => (readable(k) && !isWorkspace(k) ? 'ok' : 'FORBIDDEN');
+  const everyone = () => true;
+  const submit = DEMO.tasks.submitReceipts;
+  const receipts = '22000000-0000-4000-8000-000000000201';
+  const FIELD_TASKS = [
+    { name: 'Expense Report', template: DEMO.expense, task: submit, field: '22000000-0000-4000-8000-000000000202', readable: everyone },
+    { name: 'Vendor Review', template: DEMO.vendor, task: vendorTask, field: vendorName, readable: readsVendor },
+  ];
+  for (const f of FIELD_TASKS) {
+    const on = (act: (k: KeyName, key: string) => Promise<Answer>) => fresh(() => makeChecklist(f.template), act, dropChecklist);
+    const base = (key: string) => `/v3/checklists/${key}/tasks/${f.task}/fields`;
+    rows.push({ op: 'answerTaskField', label: `${f.name} task, a text field (5.8 last row)`, clean: true, expect: answers(f.readable), call: on((k, key) => s.api(KEYS[k], 'PUT', `${base(key)}/${f.field}`, { value: 'matrix' })) });
+    rows.push({ op: 'answerTaskFields', label: `${f.name} task, a text field (5.8 last row)`, clean: true, expect: answers(f.readable), call: on((k, key) => s.api(KEYS[k], 'PATCH', base(key), { fields: [{ key: f.field, value: 'matrix' }] })) });
+  }
+  // 5.8 "task exclusively assigned to others is 403 unless the key acts as an Administrator": Expense Report's
+  // first task, exclusive to Mia.
+  rows.push({
+    op: 'answerTaskField',
+    label: 'Expense Report task exclusive to Mia (5.8 last row)',
+    clean: true,
+    expect: (k) => (isAdmin(k) || k === 'member' ? 'ok' : 'FORBIDDEN'),
+    call: fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.expense);
+        ok(await asAdmin('PUT', `/v3/checklists/${key}/tasks/${submit}/assignees`, { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }], isAssignedExclusively: true }), 'exclusive');
+        return key;
+      },
+      (k, key) => s.api(KEYS[k], 'PUT', `/v3/checklists/${key}/tasks/${submit}/fields/${FIELD_TASKS[0].field}`, { value: 'matrix' }),
+      dropChecklist,
+    ),
+  });
+  const pdf = { name: 'matrix.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 matrix').toString('base64') };
+  const files = (key: string) => `/v3/checklists/${key}/tasks/${submit}/fields/${receipts}/files`;
+  rows.push({ op: 'listFieldFiles', label: 'Expense Report task (5.4 read)', expect: rules.anyone, call: api('GET', files(expenseCl)) });
+  rows.push({ op: 'addFieldFile', label: 'Expense Report task (5.8 last row)', clean: true, expect: answers(everyone), call: fresh(() => makeChecklist(DEMO.expense), (k, key) => s.api(KEYS[k], 'POST', files(key), pdf), dropChecklist) });
+  rows.push({
+    op: 'removeFieldFile',
+    label: "Expense Report task, Ada's file (5.8 last row)",
+    clean: true,
+    expect: answers(everyone),
+    call: fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.expense);
+        return { key, id: ok(await asAdmin('POST', files(key), pdf), 'file').body.id as number };
+      },
+      (k, m) => s.api(KEYS[k], 'DELETE', `${files(m.key)}/${m.id}`),
+      (m) => dropChecklist(m.key),
+    ),
+  });
+  // Files and a table where the read differs by key: Employee Onboarding (Operations RunAndView: Mia; Nora and
+  // Paula neither in Operations nor assigned). Its Table field is on "Set up equipment", behind the stop task
+  // "Manager approval": the setup completes the stop task so the task is not halted. Not `clean`: starting an
+  // Onboarding checklist queues the fixture's new_checklist delivery.
+  const agreement = DEMO.tasks.contractorAgreement;
+  const agreementFile = '22000000-0000-4000-8000-000000000105';
+  const equipment = DEMO.tasks.setUpEquipment;
+  const table = '22000000-0000-4000-8000-000000000109';
+  const onboardingFiles = (key: string) => `/v3/checklists/${key}/tasks/${agreement}/fields/${agreementFile}/files`;
+  const onOnboarding = <T>(prepare: (key: string) => Promise<T>, act: (k: KeyName, key: string, made: T) => Promise<Answer>) =>
+    fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.onboarding);
+        return { key, made: await prepare(key) };
+      },
+      (k, m) => act(k, m.key, m.made),
+      (m) => dropChecklist(m.key),
+    );
+  rows.push({ op: 'listFieldFiles', label: 'Employee Onboarding task (5.4 read)', expect: (k) => (readsVendor(k) ? 'ok' : 'FORBIDDEN'), call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'GET', onboardingFiles(key))) });
+  rows.push({ op: 'addFieldFile', label: 'Employee Onboarding task (5.8 last row)', expect: answers(readsVendor), call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'POST', onboardingFiles(key), pdf)) });
+  rows.push({
+    op: 'removeFieldFile',
+    label: "Employee Onboarding task, Ada's file (5.8 last row)",
+    expect: answers(readsVendor),
+    call: onOnboarding(async (key) => ok(await asAdmin('POST', onboardingFiles(key), pdf), 'file').body.id as number, (k, key, id) => s.api(KEYS[k], 'DELETE', `${onboardingFiles(key)}/${id}`)),
+  });
+  const rowsOf = (key: string) => `/v3/checklists/${key}/tasks/${equipment}/fields/${table}/rows`;
+  const unhalted = async (key: string) => {
+    ok(await asAdmin('POST', `/v3/checklists/${key}/tasks/${DEMO.tasks.managerApproval}/complete`), 'complete the stop task');
+    ok(await asAdmin('POST', rowsOf(key), { rows: [['Laptop']] }), 'a table row');
+  };
+  rows.push({ op: 'addTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsVendor), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'POST', rowsOf(key), { rows: [['Phone']] })) });
+  rows.push({ op: 'setTableCells', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsVendor), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'PATCH', rowsOf(key), { cells: [{ rowIndex: 1, columnIndex: 1, value: 'Desk' }] })) });
+  rows.push({ op: 'removeTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsVendor), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'DELETE', `${rowsOf(key)}?rowIndexes=1`)) });
+
+  // ── the standalone twins of the task routes (/v3/tasks/{taskKey}, docs/tasks.md; an unattached task): reads as
+  // the standalone read (5.4, docs/checklists.md); status writes by its readers, the workspace key only on tasks it
+  // raised (5.9); assign and date by readers, never the workspace key (5.8 row 2); comment, tag: any key (5.8);
+  // delete a comment: its author or an Administrator (5.8); snoozes a person's (5.8, 5.9).
+  const TWIN_TASKS: Sa[] = [...TASKS, { by: 'admin', assignees: ['planner'] }];
+  const saReadCell = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) ? 'ok' : 'FORBIDDEN');
+  const saRun = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) && (!isWorkspace(k) || sa.by === 'workspace') ? 'ok' : 'FORBIDDEN');
+  const saAssign = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) && !isWorkspace(k) ? 'ok' : 'FORBIDDEN');
+  const saSnooze = (sa: Sa) => (k: KeyName): Cell => (isWorkspace(k) ? 'API_KEY_ACTS_AS_WORKSPACE' : saRead(k, sa) ? 'ok' : 'FORBIDDEN');
+  const twoSteps = (first: [string, string, unknown?], second: [string, string, unknown?]) => async (k: KeyName, key: string) => {
+    const a = await s.api(KEYS[k], first[0], `/v3/tasks/${key}${first[1]}`, first[2]);
+    if (a.status >= 300) return a;
+    return s.api(KEYS[k], second[0], `/v3/tasks/${key}${second[1]}`, second[2]);
+  };
+  for (const sa of TWIN_TASKS) {
+    const onTask = <T = string>(act: (k: KeyName, made: T) => Promise<Answer>, prepare?: (key: string) => Promise<T>) =>
+      fresh(async () => (prepare ? prepare(await makeTask(sa)) : ((await makeTask(sa)) as T)), act, async (m: T) => dropTask(typeof m === 'string' ? m : (m as { key: string }).key));
+    const L = saLabel(sa);
+    for (const [op, suffix] of [['getStandaloneTaskAssignees', '/assignees'], ['getStandaloneTaskDueDate', '/due-date'], ['listStandaloneTaskComments', '/comments'], ['getStandaloneTaskActivity', '/activity'], ['listStandaloneTaskFields', '/fields']]) {
+      rows.push({ op, label: `${L} (5.4)`, clean: true, expect: saReadCell(sa), call: onTask((k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}${suffix}`)) });
+    }
+    // Not `clean`: completing queues the delivery of the fixture's task_completed webhook.
+    rows.push({ op: 'completeStandaloneTask+uncompleteStandaloneTask', label: `${L} (5.8 row 1, 5.9)`, expect: saRun(sa), call: onTask(twoSteps(['POST', '/complete'], ['DELETE', '/complete'])) });
+    rows.push({ op: 'setStandaloneTaskNotApplicable+clearStandaloneTaskNotApplicable', label: `${L} (5.8 row 1, 5.9)`, clean: true, expect: saRun(sa), call: onTask(twoSteps(['POST', '/not-applicable'], ['DELETE', '/not-applicable'])) });
+    rows.push({ op: 'setStandaloneTaskAssignees', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'PUT', `/v3/tasks/${key}/assignees`, { assignees: [{ type: 'TeamMember', id: DEMO.members.ada }] })) });
+    rows.push({ op: 'setStandaloneTaskDueDate', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'PUT', `/v3/tasks/${key}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' })) });
+    rows.push({ op: 'clearStandaloneTaskAssignees', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/assignees`)) });
+    rows.push({
+      op: 'clearStandaloneTaskDueDate',
+      label: `${L}, dated (5.8 row 2)`,
+      clean: true,
+      expect: saAssign(sa),
+      call: onTask(
+        (k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/due-date`),
+        async (key) => {
+          ok(await asAdmin('PUT', `/v3/tasks/${key}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' }), 'date');
+          return key;
+        },
+      ),
+    });
+    rows.push({ op: 'setStandaloneTaskSnooze+endStandaloneTaskSnooze', label: `${L} (5.8 snooze)`, clean: true, expect: saSnooze(sa), call: onTask(twoSteps(['PUT', '/snooze', { snoozedUntil: '2031-01-01T00:00:00Z' }], ['DELETE', '/snooze'])) });
+    rows.push({ op: 'getStandaloneTaskSnooze', label: `${L} (5.8: own snooze)`, clean: true, expect: rules.person, call: onTask((k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}/snooze`)) });
+    rows.push({ op: 'endStandaloneTaskSnooze', label: `${L} (5.8: own snooze, whatever the visibility)`, clean: true, expect: rules.person, call: onTask((k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/snooze`)) });
+    rows.push({ op: 'addStandaloneTaskComment+removeStandaloneTaskComment', label: `${L}, own comment (5.8: any key; its author)`, clean: true, expect: rules.anyone, call: onTask(async (k, key) => {
+      const c = await s.api(KEYS[k], 'POST', `/v3/tasks/${key}/comments`, { text: 'mine' });
+      if (c.status >= 300) return c;
+      return s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/comments/${c.body.id}`);
+    }) });
+    rows.push({
+      op: 'removeStandaloneTaskComment',
+      label: `${L}, Ada's comment (5.8: author or Administrator)`,
+      clean: true,
+      expect: (k) => (isAdmin(k) ? 'ok' : 'FORBIDDEN'),
+      call: onTask(
+        (k, m: { key: string; id: number }) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${m.key}/comments/${m.id}`),
+        async (key) => ({ key, id: ok(await asAdmin('POST', `/v3/tasks/${key}/comments`, { text: 'matrix' }), 'comment').body.id as number }),
+      ),
+    });
+  }
+  // A standalone task has no template, so it has no field (docs/tasks.md): the field, file and row twins show the
+  // read rule (5.4), checked before the field is looked up (404 FIELD_NOT_FOUND; a list of answers naming no
+  // field is 400, like any unknown key in a body).
+  const anyField = vendorName;
+  const FIELD_TWINS: [string, string, string, unknown?][] = [
+    ['getStandaloneTaskField', 'GET', `/fields/${anyField}`],
+    ['answerStandaloneTaskField', 'PUT', `/fields/${anyField}`, { value: 'matrix' }],
+    ['answerStandaloneTaskFields', 'PATCH', '/fields', { fields: [{ key: anyField, value: 'matrix' }] }],
+    ['listFieldFilesOfStandaloneTask', 'GET', `/fields/${anyField}/files`],
+    ['addFieldFileOfStandaloneTask', 'POST', `/fields/${anyField}/files`, pdf],
+    ['removeFieldFileOfStandaloneTask', 'DELETE', `/fields/${anyField}/files/1`],
+    ['addTableRowsOfStandaloneTask', 'POST', `/fields/${anyField}/rows`, { rows: [['Phone']] }],
+    ['setTableCellsOfStandaloneTask', 'PATCH', `/fields/${anyField}/rows`, { cells: [{ rowIndex: 1, columnIndex: 1, value: 'Desk' }] }],
+    ['removeTableRowsOfStandaloneTask', 'DELETE', `/fields/${anyField}/rows?rowIndexes=1`],
+  ];
+  for (const [op, method, suffix, body] of FIELD_TWINS) {
+    const lookup = op === 'answerStandaloneTaskFields' ? 'VALIDATION_ERROR' : 'FIELD_NOT_FOUND';
+    rows.push({
+      op,
+      label: `${saLabel(saAdmin)}, a field it cannot have (5.4 read first)`,
+      clean: true,
+      expect: (k) => (saRead(k, saAdmin) ? lookup : 'FORBIDDEN'),
+      call: fresh(() => makeTask(saAdmin), (k, key) => s.api(KEYS[k], method, `/v3/tasks/${key}${suffix}`, body), dropTask),
+    });
+  }
 });
 after(() => s.close());
 
