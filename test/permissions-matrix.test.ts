@@ -715,6 +715,38 @@ before(async () => {
     }),
   });
 
+  // The run-permission half of 5.5's schedule row, on Vendor Review (no rule lets Paula, Mia or Nora run it):
+  // creating a schedule and acting on a run need run permission too, changing or deleting the schedule does not.
+  const vendorSchedule = { ...scheduleBody, name: 'Matrix vendor schedule', templateKey: DEMO.vendor };
+  const onVendorSchedule = (act: (k: KeyName, m: { id: number; nextRun: { id: number } }) => Promise<Answer>) =>
+    fresh(async () => ok(await asAdmin('POST', '/v3/schedules', vendorSchedule), 'vendor schedule').body as { id: number; nextRun: { id: number } }, act, dropSchedule);
+  const scheduleRun = (k: KeyName): Cell => (has(k, 'Schedule.Creator') && passesAll(k) ? 'ok' : 'FORBIDDEN');
+  rows.push({
+    op: 'createSchedule',
+    label: 'of Vendor Review (5.5: and run permission)',
+    clean: true,
+    expect: scheduleRun,
+    call: async (k) => {
+      const c = await s.api(KEYS[k], 'POST', '/v3/schedules', vendorSchedule);
+      if (c.status < 300) await dropSchedule(c.body);
+      return c;
+    },
+  });
+  rows.push({ op: 'patchSchedule', label: 'of Vendor Review (5.5: Schedule.Creator only)', clean: true, expect: scheduleWrite, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'PATCH', `/v3/schedules/${m.id}`, { name: 'Matrix renamed' })) });
+  rows.push({ op: 'deleteSchedule', label: 'of Vendor Review (5.5: Schedule.Creator only)', clean: true, expect: scheduleWrite, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'DELETE', `/v3/schedules/${m.id}`)) });
+  rows.push({ op: 'skipScheduleRun', label: 'of Vendor Review (5.5: and run permission)', clean: true, expect: scheduleRun, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'POST', `/v3/schedules/${m.id}/runs/${m.nextRun.id}/skip`)) });
+  rows.push({
+    op: 'startScheduleRun',
+    label: 'of Vendor Review, its checklist now (5.5: and run permission)',
+    expect: scheduleRun,
+    call: onVendorSchedule(async (k, m) => {
+      const r = await s.api(KEYS[k], 'POST', `/v3/schedules/${m.id}/runs/${m.nextRun.id}/start`);
+      const made = r.body?.checklist?.key ?? r.body?.checklistKey;
+      if (r.status < 300 && made) await dropChecklist(made);
+      return r;
+    }),
+  });
+
   // ── Data Sets (5.4 read: a Library or Template right, folder View or Edit when filed; 5.5 create: Library.Creator;
   // change: Library.Creator and Edit on its folder when filed; 5.6 delete: Administrators only; 5.9 the workspace key
   // passes). Sets made through the API are Unfiled (legacy 4.8), so no folder rule applies. Paula Planner
@@ -906,6 +938,15 @@ before(async () => {
   rows.push({ op: 'addTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'POST', rowsOf(key), { rows: [['Phone']] })) });
   rows.push({ op: 'setTableCells', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'PATCH', rowsOf(key), { cells: [{ rowIndex: 1, columnIndex: 1, value: 'Desk' }] })) });
   rows.push({ op: 'removeTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'DELETE', `${rowsOf(key)}?rowIndexes=1`)) });
+
+  // 5.8 last row "task behind an incomplete halt task is 409" (5.10: settings apply to every key): the same
+  // table write while "Manager approval" is not complete; keys refused 403 are refused first.
+  rows.push({
+    op: 'addTableRows',
+    label: 'Employee Onboarding task, halted (5.8 last row: 409)',
+    expect: (k) => (answers(readsOnboarding)(k) === 'ok' ? 'CONFLICT' : 'FORBIDDEN'),
+    call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'POST', rowsOf(key), { rows: [['Phone']] })),
+  });
 
   // ── the standalone twins of the task routes (/v3/tasks/{taskKey}, docs/tasks.md; an unattached task): reads as
   // the standalone read (5.4, docs/checklists.md); status writes by its readers, the workspace key only on tasks it
