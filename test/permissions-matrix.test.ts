@@ -1007,6 +1007,23 @@ before(async () => {
       ),
     });
   }
+  // An attached standalone task reads as its checklist on every route (5.4; docs/tasks.md): attached by Ada to an
+  // Employee Onboarding checklist, its raiser's rule no longer applies. Not `clean`: the Onboarding delivery.
+  const onAttached = (act: (k: KeyName, task: string) => Promise<Answer>) =>
+    onOnboarding(async (key) => {
+      const task = await makeTask({ by: 'admin', assignees: [] });
+      ok(await asAdmin('PUT', `/v3/tasks/${task}/attachment`, { checklistKey: key }), 'attach');
+      return task;
+    }, async (k, _key, task) => {
+      try {
+        return await act(k, task);
+      } finally {
+        await dropTask(task);
+      }
+    });
+  for (const [op, suffix] of [['getStandaloneTask', ''], ['getStandaloneTaskActivity', '/activity'], ['listStandaloneTaskComments', '/comments']]) {
+    rows.push({ op, label: 'raised by admin, attached to Employee Onboarding (5.4: as its checklist)', expect: (k) => (readsOnboarding(k) ? 'ok' : 'FORBIDDEN'), call: onAttached((k, task) => s.api(KEYS[k], 'GET', `/v3/tasks/${task}${suffix}`)) });
+  }
   // A standalone task has no template, so it has no field (docs/tasks.md): the field, file and row twins show the
   // read rule (5.4), checked before the field is looked up (404 FIELD_NOT_FOUND; a list of answers naming no
   // field is 400, like any unknown key in a body).
