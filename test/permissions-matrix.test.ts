@@ -5,23 +5,29 @@
 // with its reason) fails the test, so a new operation needs its row.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, DEMO, KEYS, type TestServer } from './helpers/server';
+import { startTestServer, DEMO, KEYS as FIXTURE_KEYS, PLANNER_KEY, type TestServer } from './helpers/server';
 import { smallDoc } from './helpers/templates';
 import { tableDigests } from './fuzz/digest';
 
+/** The fixture's keys, with Paula Planner's (Schedule.Creator, Library.Creator) for the granted side of 5.4 and 5.5. */
+const KEYS = { ...FIXTURE_KEYS, planner: PLANNER_KEY } as const;
 type KeyName = keyof typeof KEYS;
 /** 'ok' = any 2xx; otherwise the error code expected. */
 type Cell = 'ok' | string;
 
 // ── the fixture's facts the rules need (EMULATOR.md "The demo fixture") ─────────────
 const ADMINS: KeyName[] = ['admin', 'owner'];
-const RIGHTS: Partial<Record<KeyName, string[]>> = { member: ['Checklist.Creator', 'Task.Creator', 'Task.Attacher'], noperm: [] };
+const RIGHTS: Partial<Record<KeyName, string[]>> = { member: ['Checklist.Creator', 'Task.Creator', 'Task.Attacher'], noperm: [], planner: ['Schedule.Creator', 'Library.Creator'] };
 type Folder = 'HR' | 'Procurement' | null;
-/** Library folder permission per member key (HR: Operations group Edit; Procurement: Mia View, Nora Deny). */
-const FOLDER: Record<'member' | 'noperm', Record<'HR' | 'Procurement', 'View' | 'Edit' | 'Deny' | undefined>> = {
+/** Library folder permission per member key (HR: Operations group Edit; Procurement: Mia View, Nora Deny; Paula: no rule names her). */
+type MemberKey = 'member' | 'noperm' | 'planner';
+const FOLDER: Record<MemberKey, Record<'HR' | 'Procurement', 'View' | 'Edit' | 'Deny' | undefined>> = {
   member: { HR: 'Edit', Procurement: 'View' },
   noperm: { HR: undefined, Procurement: 'Deny' },
+  planner: { HR: undefined, Procurement: undefined },
 };
+/** 5.4: who may open a Vendor Review checklist (Mia ViewOnly; Nora and Paula have no rule and nothing assigned). */
+const readsVendor = (k: KeyName) => k !== 'noperm' && k !== 'planner';
 const TEMPLATES: { name: string; key: string; folder: Folder }[] = [
   { name: 'Employee Onboarding', key: DEMO.onboarding, folder: 'HR' },
   { name: 'Vendor Review', key: DEMO.vendor, folder: 'Procurement' },
@@ -34,7 +40,7 @@ const isWorkspace = (k: KeyName) => k === 'workspace';
 const isAdmin = (k: KeyName) => ADMINS.includes(k);
 /** 5.9: a workspace key passes every template, draft and webhook check; Administrators pass capability checks. */
 const passesAll = (k: KeyName) => isWorkspace(k) || isAdmin(k);
-const folderOf = (k: KeyName, f: Folder) => (f === null || passesAll(k) ? undefined : FOLDER[k as 'member' | 'noperm'][f]);
+const folderOf = (k: KeyName, f: Folder) => (f === null || passesAll(k) ? undefined : FOLDER[k as MemberKey][f]);
 const has = (k: KeyName, right: string) => passesAll(k) || (RIGHTS[k] ?? []).includes(right);
 
 const rules = {
@@ -89,15 +95,11 @@ interface Row {
 }
 
 /**
- * Operations this matrix leaves to other tests, and why (docs/reliability.md "Isolation and the permission
- * matrix"). They are not printed as gaps; a new operation matching none of these is.
+ * Operations this matrix would leave to other tests, each with its spec-based reason (docs/reliability.md
+ * "Isolation and the permission matrix"). Empty: every operation of the table has a row; a new operation
+ * with no row and no entry here fails the test.
  */
-const NOT_IN_MATRIX: [RegExp, string][] = [
-  [/^validateTemplate$/, 'a check of a document against no template: no permission rule applies (5.4-5.9 name none); any key'],
-  [/^(listChecklists|searchChecklists)$/, 'filtered lists (5.3): what each key sees is tested in test/checklists.test.ts and test/isolation.test.ts, not a permission cell'],
-  [/StandaloneTask/, 'the checklist task routes at /v3/tasks/{key}: same domain functions as the checklist rows above (docs/tasks.md), with the standalone read rule the get/update/delete rows show'],
-  [/^(answerTaskFields|answerTaskField|listFieldFiles|addFieldFile|removeFieldFile|addTableRows|removeTableRows|setTableCells)$/, '5.8 last row (fields, files, tables) depends on task state (halted 409) and exclusive assignment: test/fields.test.ts'],
-];
+const NOT_IN_MATRIX: [RegExp, string][] = [];
 
 /** Per-table digests of the data; `events` is the append-only event log (every event raised is kept, matched or not), so a fresh resource made and removed leaves its event there by design. */
 const dataDigests = () => {
@@ -176,7 +178,7 @@ before(async () => {
   // Its first task has a required field (completing it would be 409 for everyone): not applicable follows the same rule (5.8).
   rows.push({ op: 'setTaskNotApplicable+clearTaskNotApplicable', label: 'Vendor Review (Mia ViewOnly, Nora no rule)', expect: (k) => rules.taskState(k, []), call: toggle(vendorCl, vendorTask, 'not-applicable') });
   /** 5.4: a checklist and its tasks are readable by Administrators, the workspace key, members with a checklist permission, and members assigned something on it. */
-  const readVendor = (k: KeyName): Cell => (k === 'noperm' ? 'FORBIDDEN' : 'ok');
+  const readVendor = (k: KeyName): Cell => (readsVendor(k) ? 'ok' : 'FORBIDDEN');
   rows.push({ op: 'getChecklist', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}`) });
   rows.push({ op: 'listChecklistTasks', label: 'Vendor Review checklist', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks`) });
   rows.push({ op: 'getTask', label: 'Vendor Review task', expect: readVendor, call: api('GET', `/v3/checklists/${vendorCl}/tasks/${vendorTask}`) });
@@ -288,7 +290,7 @@ before(async () => {
   /** Checklist templates of the fixture as the rules see them (EMULATOR.md): who reads, who runs. */
   const CL = [
     { name: 'Expense Report', key: DEMO.expense, task: approve, run: 'all' as const, readable: (_k: KeyName) => true, attachable: true },
-    { name: 'Vendor Review', key: DEMO.vendor, task: vendorTask, run: [] as KeyName[], readable: (k: KeyName) => k !== 'noperm', attachable: false },
+    { name: 'Vendor Review', key: DEMO.vendor, task: vendorTask, run: [] as KeyName[], readable: readsVendor, attachable: false },
   ];
   type ClT = (typeof CL)[number];
   /** 5.4 read; 5.8 row 1 run (Vendor Review: Mia ViewOnly, the first Alex Kim RunAndView, no key of his; Expense: AllUsers). */
@@ -404,7 +406,7 @@ before(async () => {
   });
 
   // ── standalone tasks (5.4, 5.5, 5.9; docs/checklists.md "Who may do what")
-  const MEMBER_ID: Record<KeyName, number> = { admin: DEMO.members.ada, owner: DEMO.members.omar, member: DEMO.members.mia, noperm: DEMO.members.nora, workspace: 100, revoked: DEMO.members.ada, expired: DEMO.members.ada, unavailable: DEMO.members.dee, globexAdmin: DEMO.members.gina, globexWorkspace: 0 };
+  const MEMBER_ID: Record<KeyName, number> = { admin: DEMO.members.ada, owner: DEMO.members.omar, member: DEMO.members.mia, noperm: DEMO.members.nora, workspace: 100, revoked: DEMO.members.ada, expired: DEMO.members.ada, unavailable: DEMO.members.dee, globexAdmin: DEMO.members.gina, globexWorkspace: 0, planner: DEMO.members.paula };
   interface Sa { by: KeyName; assignees: KeyName[] }
   const makeTask = async (sa: Sa) => {
     const key = ok(await s.api(KEYS[sa.by], 'POST', '/v3/tasks', { name: 'Matrix standalone' }), `standalone by ${sa.by}`).body.key as string;
@@ -675,9 +677,8 @@ before(async () => {
   });
 
   // ── schedules (5.4 Schedule.Viewer or Schedule.Creator to read; 5.5 Schedule.Creator and run permission to
-  // write; 5.9 the workspace key passes). The fixture format grants no Schedule.* right to any member key
-  // (its rights are Checklist.Creator, Template.Creator, Task.Creator, Task.Attacher), so the member cells
-  // here are the refused side; the granted side is in test/schedules.test.ts.
+  // write; 5.9 the workspace key passes). Paula Planner (Schedule.Creator) is the granted side for a member key,
+  // on Expense Report, which AllUsers may run; Mia and Nora hold no Schedule.* right: the refused side.
   const scheduleBody = { name: 'Matrix schedule', templateKey: DEMO.expense, timeZone: 'Europe/Berlin', startDateTime: '2035-01-10T09:00:00', recurrence: { frequency: 'Daily' } };
   const scheduleWrite = (k: KeyName): Cell => (has(k, 'Schedule.Creator') ? 'ok' : 'FORBIDDEN');
   const makeSchedule = async () => ok(await asAdmin('POST', '/v3/schedules', scheduleBody), 'schedule').body as { id: number; nextRun: { id: number } };
@@ -714,11 +715,42 @@ before(async () => {
     }),
   });
 
+  // The run-permission half of 5.5's schedule row, on Vendor Review (no rule lets Paula, Mia or Nora run it):
+  // creating a schedule and acting on a run need run permission too, changing or deleting the schedule does not.
+  const vendorSchedule = { ...scheduleBody, name: 'Matrix vendor schedule', templateKey: DEMO.vendor };
+  const onVendorSchedule = (act: (k: KeyName, m: { id: number; nextRun: { id: number } }) => Promise<Answer>) =>
+    fresh(async () => ok(await asAdmin('POST', '/v3/schedules', vendorSchedule), 'vendor schedule').body as { id: number; nextRun: { id: number } }, act, dropSchedule);
+  const scheduleRun = (k: KeyName): Cell => (has(k, 'Schedule.Creator') && passesAll(k) ? 'ok' : 'FORBIDDEN');
+  rows.push({
+    op: 'createSchedule',
+    label: 'of Vendor Review (5.5: and run permission)',
+    clean: true,
+    expect: scheduleRun,
+    call: async (k) => {
+      const c = await s.api(KEYS[k], 'POST', '/v3/schedules', vendorSchedule);
+      if (c.status < 300) await dropSchedule(c.body);
+      return c;
+    },
+  });
+  rows.push({ op: 'patchSchedule', label: 'of Vendor Review (5.5: Schedule.Creator only)', clean: true, expect: scheduleWrite, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'PATCH', `/v3/schedules/${m.id}`, { name: 'Matrix renamed' })) });
+  rows.push({ op: 'deleteSchedule', label: 'of Vendor Review (5.5: Schedule.Creator only)', clean: true, expect: scheduleWrite, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'DELETE', `/v3/schedules/${m.id}`)) });
+  rows.push({ op: 'skipScheduleRun', label: 'of Vendor Review (5.5: and run permission)', clean: true, expect: scheduleRun, call: onVendorSchedule((k, m) => s.api(KEYS[k], 'POST', `/v3/schedules/${m.id}/runs/${m.nextRun.id}/skip`)) });
+  rows.push({
+    op: 'startScheduleRun',
+    label: 'of Vendor Review, its checklist now (5.5: and run permission)',
+    expect: scheduleRun,
+    call: onVendorSchedule(async (k, m) => {
+      const r = await s.api(KEYS[k], 'POST', `/v3/schedules/${m.id}/runs/${m.nextRun.id}/start`);
+      const made = r.body?.checklist?.key ?? r.body?.checklistKey;
+      if (r.status < 300 && made) await dropChecklist(made);
+      return r;
+    }),
+  });
+
   // ── Data Sets (5.4 read: a Library or Template right, folder View or Edit when filed; 5.5 create: Library.Creator;
   // change: Library.Creator and Edit on its folder when filed; 5.6 delete: Administrators only; 5.9 the workspace key
-  // passes). Sets made through the API are Unfiled (legacy 4.8), so no folder rule applies. The fixture format
-  // grants no Library.* right (see schedules above): the member cells are the refused side; the granted side is in
-  // test/data-sets-v3.test.ts.
+  // passes). Sets made through the API are Unfiled (legacy 4.8), so no folder rule applies. Paula Planner
+  // (Library.Creator) is the granted side for a member key; Nora holds no Library or Template right: refused.
   const dsRead = (k: KeyName): Cell => (passesAll(k) || (RIGHTS[k] ?? []).some((r) => r.startsWith('Library.') || r.startsWith('Template.')) ? 'ok' : 'FORBIDDEN');
   const dsChange = (k: KeyName): Cell => (has(k, 'Library.Creator') ? 'ok' : 'FORBIDDEN');
   interface Ds { key: string; field: string; field2: string; record: string; view: string }
@@ -793,6 +825,230 @@ before(async () => {
       return c;
     },
   });
+
+  // ── validating a document (4.4 rule 4): no rule of section 5 names it, so any key may; with forTemplate the
+  // document is checked against that template's ids, a read of the template (5.4, 5.7: refused on folder Deny).
+  rows.push({ op: 'validateTemplate', label: 'a new document', expect: rules.anyone, call: api('POST', '/v3/templates/validate', smallDoc('Matrix check')) });
+  for (const t of TEMPLATES) {
+    const doc = ok(await asAdmin('GET', `/v3/templates/${t.key}/document`), 'export').body;
+    rows.push({ op: 'validateTemplate', label: `an edit of ${t.name} (forTemplate: 5.4, 5.7 template read)`, expect: (k) => rules.templateRead(k, t.folder), call: api('POST', `/v3/templates/validate?forTemplate=${t.key}`, doc) });
+  }
+
+  // ── the checklist list and search (5.3: "return what the member sees in the app (a workspace key sees all)"):
+  // never refused; a cell is 'ok' only when the Vendor Review checklist is listed exactly for the keys that may
+  // open it (5.4), otherwise it shows what went wrong.
+  const listsAsSeen = (call: (k: KeyName) => Promise<Answer>) => async (k: KeyName): Promise<Answer> => {
+    const r = await call(k);
+    if (r.status >= 300) return r;
+    const shown = (r.body.items as { key: string }[]).some((c) => c.key === vendorCl);
+    return shown === readsVendor(k) ? r : { status: 599, text: r.text, body: { error: { code: shown ? 'LISTS_AN_UNSEEN_CHECKLIST' : 'LEAVES_OUT_A_SEEN_CHECKLIST' } } };
+  };
+  rows.push({ op: 'listChecklists', label: 'of Vendor Review (5.3 as seen; 5.4)', expect: rules.anyone, call: listsAsSeen(api('GET', `/v3/checklists?templateKey=${DEMO.vendor}&pageSize=100`)) });
+  const vendorName = '22000000-0000-4000-8000-000000000301';
+  rows.push({
+    op: 'searchChecklists',
+    label: 'of Vendor Review, vendor name empty (5.3 as seen; 5.4)',
+    expect: rules.anyone,
+    call: listsAsSeen(api('POST', '/v3/checklists/search', { templateKey: DEMO.vendor, pageSize: 100, fields: [{ fieldKey: vendorName, operator: 'isEmpty' }] })),
+  });
+
+  // ── fields, files, tables (5.8 last row): on tasks neither halted nor exclusively assigned, the rule left is the
+  // read (5.4, docs/tasks.md "Every task route checks read access") and "workspace key refused".
+  const answers = (readable: (k: KeyName) => boolean) => (k: KeyName): Cell => (readable(k) && !isWorkspace(k) ? 'ok' : 'FORBIDDEN');
+  const everyone = () => true;
+  const submit = DEMO.tasks.submitReceipts;
+  const receipts = '22000000-0000-4000-8000-000000000201';
+  const FIELD_TASKS = [
+    { name: 'Expense Report', template: DEMO.expense, task: submit, field: '22000000-0000-4000-8000-000000000202', readable: everyone },
+    { name: 'Vendor Review', template: DEMO.vendor, task: vendorTask, field: vendorName, readable: readsVendor },
+  ];
+  for (const f of FIELD_TASKS) {
+    const on = (act: (k: KeyName, key: string) => Promise<Answer>) => fresh(() => makeChecklist(f.template), act, dropChecklist);
+    const base = (key: string) => `/v3/checklists/${key}/tasks/${f.task}/fields`;
+    rows.push({ op: 'answerTaskField', label: `${f.name} task, a text field (5.8 last row)`, clean: true, expect: answers(f.readable), call: on((k, key) => s.api(KEYS[k], 'PUT', `${base(key)}/${f.field}`, { value: 'matrix' })) });
+    rows.push({ op: 'answerTaskFields', label: `${f.name} task, a text field (5.8 last row)`, clean: true, expect: answers(f.readable), call: on((k, key) => s.api(KEYS[k], 'PATCH', base(key), { fields: [{ key: f.field, value: 'matrix' }] })) });
+  }
+  // 5.8 "task exclusively assigned to others is 403 unless the key acts as an Administrator": Expense Report's
+  // first task, exclusive to Mia.
+  rows.push({
+    op: 'answerTaskField',
+    label: 'Expense Report task exclusive to Mia (5.8 last row)',
+    clean: true,
+    expect: (k) => (isAdmin(k) || k === 'member' ? 'ok' : 'FORBIDDEN'),
+    call: fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.expense);
+        ok(await asAdmin('PUT', `/v3/checklists/${key}/tasks/${submit}/assignees`, { assignees: [{ type: 'TeamMember', id: DEMO.members.mia }], isAssignedExclusively: true }), 'exclusive');
+        return key;
+      },
+      (k, key) => s.api(KEYS[k], 'PUT', `/v3/checklists/${key}/tasks/${submit}/fields/${FIELD_TASKS[0].field}`, { value: 'matrix' }),
+      dropChecklist,
+    ),
+  });
+  const pdf = { name: 'matrix.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 matrix').toString('base64') };
+  const files = (key: string) => `/v3/checklists/${key}/tasks/${submit}/fields/${receipts}/files`;
+  rows.push({ op: 'listFieldFiles', label: 'Expense Report task (5.4 read)', expect: rules.anyone, call: api('GET', files(expenseCl)) });
+  rows.push({ op: 'addFieldFile', label: 'Expense Report task (5.8 last row)', clean: true, expect: answers(everyone), call: fresh(() => makeChecklist(DEMO.expense), (k, key) => s.api(KEYS[k], 'POST', files(key), pdf), dropChecklist) });
+  rows.push({
+    op: 'removeFieldFile',
+    label: "Expense Report task, Ada's file (5.8 last row)",
+    clean: true,
+    expect: answers(everyone),
+    call: fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.expense);
+        return { key, id: ok(await asAdmin('POST', files(key), pdf), 'file').body.id as number };
+      },
+      (k, m) => s.api(KEYS[k], 'DELETE', `${files(m.key)}/${m.id}`),
+      (m) => dropChecklist(m.key),
+    ),
+  });
+  // Files and a table where the read differs by key: Employee Onboarding (Operations RunAndView: Mia; Nora and
+  // Paula neither in Operations nor assigned). Its Table field is on "Set up equipment", behind the stop task
+  // "Manager approval": the setup completes the stop task so the task is not halted. Not `clean`: starting an
+  // Onboarding checklist queues the fixture's new_checklist delivery.
+  const readsOnboarding = readsVendor;
+  const agreement = DEMO.tasks.contractorAgreement;
+  const agreementFile = '22000000-0000-4000-8000-000000000105';
+  const equipment = DEMO.tasks.setUpEquipment;
+  const table = '22000000-0000-4000-8000-000000000109';
+  const onboardingFiles = (key: string) => `/v3/checklists/${key}/tasks/${agreement}/fields/${agreementFile}/files`;
+  const onOnboarding = <T>(prepare: (key: string) => Promise<T>, act: (k: KeyName, key: string, made: T) => Promise<Answer>) =>
+    fresh(
+      async () => {
+        const key = await makeChecklist(DEMO.onboarding);
+        return { key, made: await prepare(key) };
+      },
+      (k, m) => act(k, m.key, m.made),
+      (m) => dropChecklist(m.key),
+    );
+  rows.push({ op: 'listFieldFiles', label: 'Employee Onboarding task (5.4 read)', expect: (k) => (readsOnboarding(k) ? 'ok' : 'FORBIDDEN'), call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'GET', onboardingFiles(key))) });
+  rows.push({ op: 'addFieldFile', label: 'Employee Onboarding task (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'POST', onboardingFiles(key), pdf)) });
+  rows.push({
+    op: 'removeFieldFile',
+    label: "Employee Onboarding task, Ada's file (5.8 last row)",
+    expect: answers(readsOnboarding),
+    call: onOnboarding(async (key) => ok(await asAdmin('POST', onboardingFiles(key), pdf), 'file').body.id as number, (k, key, id) => s.api(KEYS[k], 'DELETE', `${onboardingFiles(key)}/${id}`)),
+  });
+  const rowsOf = (key: string) => `/v3/checklists/${key}/tasks/${equipment}/fields/${table}/rows`;
+  const unhalted = async (key: string) => {
+    ok(await asAdmin('POST', `/v3/checklists/${key}/tasks/${DEMO.tasks.managerApproval}/complete`), 'complete the stop task');
+    ok(await asAdmin('POST', rowsOf(key), { rows: [['Laptop']] }), 'a table row');
+  };
+  rows.push({ op: 'addTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'POST', rowsOf(key), { rows: [['Phone']] })) });
+  rows.push({ op: 'setTableCells', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'PATCH', rowsOf(key), { cells: [{ rowIndex: 1, columnIndex: 1, value: 'Desk' }] })) });
+  rows.push({ op: 'removeTableRows', label: 'Employee Onboarding task, not halted (5.8 last row)', expect: answers(readsOnboarding), call: onOnboarding(unhalted, (k, key) => s.api(KEYS[k], 'DELETE', `${rowsOf(key)}?rowIndexes=1`)) });
+
+  // 5.8 last row "task behind an incomplete halt task is 409" (5.10: settings apply to every key): the same
+  // table write while "Manager approval" is not complete; keys refused 403 are refused first.
+  rows.push({
+    op: 'addTableRows',
+    label: 'Employee Onboarding task, halted (5.8 last row: 409)',
+    expect: (k) => (answers(readsOnboarding)(k) === 'ok' ? 'CONFLICT' : 'FORBIDDEN'),
+    call: onOnboarding(async () => undefined, (k, key) => s.api(KEYS[k], 'POST', rowsOf(key), { rows: [['Phone']] })),
+  });
+
+  // ── the standalone twins of the task routes (/v3/tasks/{taskKey}, docs/tasks.md; an unattached task): reads as
+  // the standalone read (5.4, docs/checklists.md); status writes by its readers, the workspace key only on tasks it
+  // raised (5.9); assign and date by readers, never the workspace key (5.8 row 2); comment, tag: any key (5.8);
+  // delete a comment: its author or an Administrator (5.8); snoozes a person's (5.8, 5.9).
+  const TWIN_TASKS: Sa[] = [...TASKS, { by: 'admin', assignees: ['planner'] }];
+  const saReadCell = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) ? 'ok' : 'FORBIDDEN');
+  const saRun = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) && (!isWorkspace(k) || sa.by === 'workspace') ? 'ok' : 'FORBIDDEN');
+  const saAssign = (sa: Sa) => (k: KeyName): Cell => (saRead(k, sa) && !isWorkspace(k) ? 'ok' : 'FORBIDDEN');
+  const saSnooze = (sa: Sa) => (k: KeyName): Cell => (isWorkspace(k) ? 'API_KEY_ACTS_AS_WORKSPACE' : saRead(k, sa) ? 'ok' : 'FORBIDDEN');
+  const twoSteps = (first: [string, string, unknown?], second: [string, string, unknown?]) => async (k: KeyName, key: string) => {
+    const a = await s.api(KEYS[k], first[0], `/v3/tasks/${key}${first[1]}`, first[2]);
+    if (a.status >= 300) return a;
+    return s.api(KEYS[k], second[0], `/v3/tasks/${key}${second[1]}`, second[2]);
+  };
+  for (const sa of TWIN_TASKS) {
+    const onTask = <T = string>(act: (k: KeyName, made: T) => Promise<Answer>, prepare?: (key: string) => Promise<T>) =>
+      fresh(async () => (prepare ? prepare(await makeTask(sa)) : ((await makeTask(sa)) as T)), act, async (m: T) => dropTask(typeof m === 'string' ? m : (m as { key: string }).key));
+    const L = saLabel(sa);
+    for (const [op, suffix] of [['getStandaloneTaskAssignees', '/assignees'], ['getStandaloneTaskDueDate', '/due-date'], ['listStandaloneTaskComments', '/comments'], ['getStandaloneTaskActivity', '/activity'], ['listStandaloneTaskFields', '/fields']]) {
+      rows.push({ op, label: `${L} (5.4)`, clean: true, expect: saReadCell(sa), call: onTask((k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}${suffix}`)) });
+    }
+    // Not `clean`: completing queues the delivery of the fixture's task_completed webhook.
+    rows.push({ op: 'completeStandaloneTask+uncompleteStandaloneTask', label: `${L} (5.8 row 1, 5.9)`, expect: saRun(sa), call: onTask(twoSteps(['POST', '/complete'], ['DELETE', '/complete'])) });
+    rows.push({ op: 'setStandaloneTaskNotApplicable+clearStandaloneTaskNotApplicable', label: `${L} (5.8 row 1, 5.9)`, clean: true, expect: saRun(sa), call: onTask(twoSteps(['POST', '/not-applicable'], ['DELETE', '/not-applicable'])) });
+    rows.push({ op: 'setStandaloneTaskAssignees', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'PUT', `/v3/tasks/${key}/assignees`, { assignees: [{ type: 'TeamMember', id: DEMO.members.ada }] })) });
+    rows.push({ op: 'setStandaloneTaskDueDate', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'PUT', `/v3/tasks/${key}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' })) });
+    rows.push({ op: 'clearStandaloneTaskAssignees', label: `${L} (5.8 row 2)`, clean: true, expect: saAssign(sa), call: onTask((k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/assignees`)) });
+    rows.push({
+      op: 'clearStandaloneTaskDueDate',
+      label: `${L}, dated (5.8 row 2)`,
+      clean: true,
+      expect: saAssign(sa),
+      call: onTask(
+        (k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/due-date`),
+        async (key) => {
+          ok(await asAdmin('PUT', `/v3/tasks/${key}/due-date`, { dueDateTime: '2031-01-01T00:00:00Z' }), 'date');
+          return key;
+        },
+      ),
+    });
+    rows.push({ op: 'setStandaloneTaskSnooze+endStandaloneTaskSnooze', label: `${L} (5.8 snooze)`, clean: true, expect: saSnooze(sa), call: onTask(twoSteps(['PUT', '/snooze', { snoozedUntil: '2031-01-01T00:00:00Z' }], ['DELETE', '/snooze'])) });
+    rows.push({ op: 'getStandaloneTaskSnooze', label: `${L} (5.8: own snooze)`, clean: true, expect: rules.person, call: onTask((k, key) => s.api(KEYS[k], 'GET', `/v3/tasks/${key}/snooze`)) });
+    rows.push({ op: 'endStandaloneTaskSnooze', label: `${L} (5.8: own snooze, whatever the visibility)`, clean: true, expect: rules.person, call: onTask((k, key) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/snooze`)) });
+    rows.push({ op: 'addStandaloneTaskComment+removeStandaloneTaskComment', label: `${L}, own comment (5.8: any key; its author)`, clean: true, expect: rules.anyone, call: onTask(async (k, key) => {
+      const c = await s.api(KEYS[k], 'POST', `/v3/tasks/${key}/comments`, { text: 'mine' });
+      if (c.status >= 300) return c;
+      return s.api(KEYS[k], 'DELETE', `/v3/tasks/${key}/comments/${c.body.id}`);
+    }) });
+    rows.push({
+      op: 'removeStandaloneTaskComment',
+      label: `${L}, Ada's comment (5.8: author or Administrator)`,
+      clean: true,
+      expect: (k) => (isAdmin(k) ? 'ok' : 'FORBIDDEN'),
+      call: onTask(
+        (k, m: { key: string; id: number }) => s.api(KEYS[k], 'DELETE', `/v3/tasks/${m.key}/comments/${m.id}`),
+        async (key) => ({ key, id: ok(await asAdmin('POST', `/v3/tasks/${key}/comments`, { text: 'matrix' }), 'comment').body.id as number }),
+      ),
+    });
+  }
+  // An attached standalone task reads as its checklist on every route (5.4; docs/tasks.md): attached by Ada to an
+  // Employee Onboarding checklist, its raiser's rule no longer applies. Not `clean`: the Onboarding delivery.
+  const onAttached = (act: (k: KeyName, task: string) => Promise<Answer>) =>
+    onOnboarding(async (key) => {
+      const task = await makeTask({ by: 'admin', assignees: [] });
+      ok(await asAdmin('PUT', `/v3/tasks/${task}/attachment`, { checklistKey: key }), 'attach');
+      return task;
+    }, async (k, _key, task) => {
+      try {
+        return await act(k, task);
+      } finally {
+        await dropTask(task);
+      }
+    });
+  for (const [op, suffix] of [['getStandaloneTask', ''], ['getStandaloneTaskActivity', '/activity'], ['listStandaloneTaskComments', '/comments']]) {
+    rows.push({ op, label: 'raised by admin, attached to Employee Onboarding (5.4: as its checklist)', expect: (k) => (readsOnboarding(k) ? 'ok' : 'FORBIDDEN'), call: onAttached((k, task) => s.api(KEYS[k], 'GET', `/v3/tasks/${task}${suffix}`)) });
+  }
+  // A standalone task has no template, so it has no field (docs/tasks.md): the field, file and row twins show the
+  // read rule (5.4), checked before the field is looked up (404 FIELD_NOT_FOUND; a list of answers naming no
+  // field is 400, like any unknown key in a body).
+  const anyField = vendorName;
+  const FIELD_TWINS: [string, string, string, unknown?][] = [
+    ['getStandaloneTaskField', 'GET', `/fields/${anyField}`],
+    ['answerStandaloneTaskField', 'PUT', `/fields/${anyField}`, { value: 'matrix' }],
+    ['answerStandaloneTaskFields', 'PATCH', '/fields', { fields: [{ key: anyField, value: 'matrix' }] }],
+    ['listFieldFilesOfStandaloneTask', 'GET', `/fields/${anyField}/files`],
+    ['addFieldFileOfStandaloneTask', 'POST', `/fields/${anyField}/files`, pdf],
+    ['removeFieldFileOfStandaloneTask', 'DELETE', `/fields/${anyField}/files/1`],
+    ['addTableRowsOfStandaloneTask', 'POST', `/fields/${anyField}/rows`, { rows: [['Phone']] }],
+    ['setTableCellsOfStandaloneTask', 'PATCH', `/fields/${anyField}/rows`, { cells: [{ rowIndex: 1, columnIndex: 1, value: 'Desk' }] }],
+    ['removeTableRowsOfStandaloneTask', 'DELETE', `/fields/${anyField}/rows?rowIndexes=1`],
+  ];
+  for (const [op, method, suffix, body] of FIELD_TWINS) {
+    const lookup = op === 'answerStandaloneTaskFields' ? 'VALIDATION_ERROR' : 'FIELD_NOT_FOUND';
+    rows.push({
+      op,
+      label: `${saLabel(saAdmin)}, a field it cannot have (5.4 read first)`,
+      clean: true,
+      expect: (k) => (saRead(k, saAdmin) ? lookup : 'FORBIDDEN'),
+      call: fresh(() => makeTask(saAdmin), (k, key) => s.api(KEYS[k], method, `/v3/tasks/${key}${suffix}`, body), dropTask),
+    });
+  }
 });
 after(() => s.close());
 

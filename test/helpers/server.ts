@@ -20,7 +20,7 @@ export const KEYS = {
   globexWorkspace: 'globex-workspace-key',
 } as const;
 
-/** Paula Planner's key: a Member holding Schedule.Creator and Library.Creator (not in KEYS, which the permission matrix walks). */
+/** Paula Planner's key: a Member holding Schedule.Creator and Library.Creator (not in KEYS, which other tests walk; the permission matrix adds it). */
 export const PLANNER_KEY = 'acme-planner-key';
 
 /** Fixed identifiers of the demo fixture (README "The demo fixture"). */
