@@ -4,8 +4,8 @@
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
-import { launch, axe, type Browser } from './helpers/console';
+import { KEYS, DEMO, type TestServer } from './helpers/server';
+import { startConsole, stopConsole, axe, type Browser } from './helpers/console';
 
 const { test, before, after } = browserSuite('console Data Set pages in Chromium (issue 21)');
 
@@ -13,15 +13,10 @@ let s: TestServer;
 let browser: Browser;
 
 before(async () => {
-  s = await startTestServer();
-  assert.equal((await fetch(`${s.us}/app`)).status, 200);
-  browser = await launch();
+  ({ s, browser } = await startConsole());
 });
 
-after(async () => {
-  await browser?.close();
-  await s?.close();
-});
+after(() => stopConsole(browser, s));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const records = async (query = ''): Promise<any[]> => (await s.api(KEYS.admin, 'GET', `/v3/data-sets/${DEMO.offices}/records?pageSize=100${query}`)).body.items;

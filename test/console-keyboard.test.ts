@@ -6,8 +6,8 @@
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
-import { launch, type Browser } from './helpers/console';
+import { KEYS, DEMO, type TestServer } from './helpers/server';
+import { startConsole, stopConsole, type Browser } from './helpers/console';
 
 const { test, before, after } = browserSuite('console keyboard and focus in Chromium (issue 21)');
 
@@ -15,15 +15,10 @@ let s: TestServer;
 let browser: Browser;
 
 before(async () => {
-  s = await startTestServer();
-  assert.equal((await fetch(`${s.us}/app`)).status, 200);
-  browser = await launch();
+  ({ s, browser } = await startConsole());
 });
 
-after(async () => {
-  await browser?.close();
-  await s?.close();
-});
+after(() => stopConsole(browser, s));
 
 const focused = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent?.trim(), id: document.activeElement?.id }));
 

@@ -5,7 +5,7 @@
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
-import { launch, cookieOf, openFeed, type Browser } from './helpers/console';
+import { startConsole, stopConsole, cookieOf, openFeed, type Browser } from './helpers/console';
 
 const { test, before, after } = browserSuite('console feeds and idle tabs in Chromium (issue 21)');
 
@@ -13,16 +13,10 @@ let s: TestServer;
 let browser: Browser;
 
 before(async () => {
-  s = await startTestServer();
-  // From source the client is bundled on the first page asked for: bundle it before measuring.
-  assert.equal((await fetch(`${s.us}/app`)).status, 200);
-  browser = await launch();
+  ({ s, browser } = await startConsole());
 });
 
-after(async () => {
-  await browser?.close();
-  await s?.close();
-});
+after(() => stopConsole(browser, s));
 
 /** A browser's console session: the cookie the page shell sets. */
 async function consoleCookie(base: string): Promise<string> {

@@ -6,9 +6,9 @@
 // archive of a checklist.
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { KEYS, DEMO, type TestServer } from './helpers/server';
 import { startReceiver, type Receiver } from './helpers/webhooks';
-import { launch, type Browser } from './helpers/console';
+import { startConsole, stopConsole, type Browser } from './helpers/console';
 
 const { test, before, after } = browserSuite('console managing work in Chromium (issue 21)');
 
@@ -17,17 +17,11 @@ let rx: Receiver;
 let browser: Browser;
 
 before(async () => {
-  s = await startTestServer({ upgrades: { delayMs: 0 }, webhooks: { retryBaseMs: 1000 } });
+  ({ s, browser } = await startConsole({ upgrades: { delayMs: 0 }, webhooks: { retryBaseMs: 1000 } }));
   rx = await startReceiver();
-  assert.equal((await fetch(`${s.us}/app`)).status, 200);
-  browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await s?.close();
-  await rx?.close();
-});
+after(() => stopConsole(browser, s, rx));
 
 test('issue 21: a checklist run from a template in the page, its first task answered and completed; the API reads back both', async () => {
   const page = await browser.tab();

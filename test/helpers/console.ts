@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM } from './browser';
+import { startTestServer, type TestServer } from './server';
 export { CHROMIUM };
 
 export interface Browser {
@@ -110,4 +111,20 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
     },
     close: () => ac.abort(),
   };
+}
+
+/**
+ * The server and the browser a console test file shares. The console page is asked for once
+ * first: from source the client is bundled on that first request, which must not fall inside a
+ * measurement or a test's timeout.
+ */
+export async function startConsole(opts?: Parameters<typeof startTestServer>[0]): Promise<{ s: TestServer; browser: Browser }> {
+  const s = await startTestServer(opts);
+  assert.equal((await fetch(`${s.us}/app`)).status, 200);
+  return { s, browser: await launch() };
+}
+
+/** Closes what a console test file started, browser first; what never started is skipped. */
+export async function stopConsole(...started: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const x of started) await x?.close();
 }
