@@ -12,3 +12,18 @@ export const yieldToRequests = (): Promise<void> => new Promise((resolve) => set
 
 /** Whether a slice started at `started` (performance.now()) has used its time. */
 export const sliceSpent = (started: number, budgetMs = SLICE_MS): boolean => performance.now() - started >= budgetMs;
+
+/**
+ * Runs `slice` again and again, yielding between slices, until one does no work or `goOn`
+ * turns false (the worker stopped, the database closed). Returns how much work was done.
+ */
+export async function runInSlices(slice: () => number, goOn: () => boolean): Promise<number> {
+  let done = 0;
+  while (goOn()) {
+    const n = slice();
+    if (n === 0) break;
+    done += n;
+    await yieldToRequests();
+  }
+  return done;
+}

@@ -11,7 +11,7 @@ import { newToken } from '../ids';
 import { dueRuns, stillDue } from '../domain/schedules/due';
 import { startRun } from '../domain/schedules/plan';
 import { isBusy } from '../errors';
-import { sliceSpent, yieldToRequests } from '../platform/slices';
+import { runInSlices, sliceSpent } from '../platform/slices';
 
 /** Real milliseconds between looks at the clock. */
 export const POLL_MS = 50;
@@ -69,21 +69,16 @@ export class ScheduleWorker {
   }
 
   private async catchUp(): Promise<number> {
-    let started = 0;
-    for (;;) {
-      if (this.stopped || !this.emu.db.open) return started;
-      let n: number;
+    const slice = (): number => {
       try {
-        n = this.slice();
+        return this.slice();
       } catch (e) {
         // A busy database (another process holds the write lock) or a bug: try again next tick.
         this.emu.log(`schedules: starting due runs failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        return started;
+        return 0;
       }
-      if (n === 0) return started;
-      started += n;
-      await yieldToRequests();
-    }
+    };
+    return runInSlices(slice, () => !this.stopped && this.emu.db.open);
   }
 
   /** One slice: due runs started in one transaction until SLICE_MS has passed; each run a savepoint. */

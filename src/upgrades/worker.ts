@@ -12,7 +12,7 @@ import { checklistById } from '../domain/checklist-lookup';
 import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
 import { workerCtx, type JobRow } from './context';
-import { sliceSpent, yieldToRequests } from '../platform/slices';
+import { runInSlices, sliceSpent, yieldToRequests } from '../platform/slices';
 
 export class UpgradeWorker extends ClockWorker {
   /** Injected failures (tests): checklist key (lower case) → message of the next rebuild's failure. */
@@ -75,14 +75,7 @@ export class UpgradeWorker extends ClockWorker {
    */
   async runDue(): Promise<number> {
     await this.running;
-    let ran = 0;
-    for (;;) {
-      if (this.stopped || !this.emu.db.open) return ran;
-      const n = this.slice();
-      if (n === 0) return ran;
-      ran += n;
-      await yieldToRequests();
-    }
+    return runInSlices(() => this.slice(), () => !this.stopped && this.emu.db.open);
   }
 
   /**
