@@ -87,3 +87,6 @@ export function workspaceById(db: Db, id: number): WorkspaceRow | undefined {
 export function workspaceByKey(db: Db, key: string): WorkspaceRow | undefined {
   return db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE lower(key) = lower(?)').get(key);
 }
+
+/** Whether the database holds any workspace (a seeded database). */
+export const hasWorkspaces = (db: Db): boolean => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces').get()!.n > 0;

@@ -36,5 +36,10 @@ export function deleteForwards(db: Db): void {
   db.prepare("DELETE FROM webhooks WHERE api = 'emulator'").run();
 }
 
+/** Removes the forwards one source set (the previous start's --forward-events). */
+export function deleteForwardsFrom(db: Db, source: string): void {
+  db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(source);
+}
+
 /** Removes one forward; false when there was none. */
 export const deleteForward = (db: Db, key: string): boolean => db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND key = ?").run(key).changes > 0;
