@@ -214,7 +214,7 @@ export class KeyAdmin {
 const ref = (m: MemberRow) => ({ id: m.id, name: displayName(m) });
 
 const ROOT = '/_emulator/keys';
-/** The id is the rest of the path (slashes and all), checked by the handler as the prefix handler did. */
+/** The id is the rest of the path, slashes and all: .../keys/a/b is refused as no key id (400), not an unknown route. */
 const ONE = { path: `${ROOT}/:id`, regex: /^\/_emulator\/keys\/(?<id>[^/][^]*?)\/*$/ };
 const ADMIN_REFUSALS = { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'], 409: ['CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'] };
 

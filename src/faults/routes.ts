@@ -8,7 +8,7 @@ import { faultRuleInput } from '../platform/fault-rules';
 import { defineControlRoute, type ControlRoute } from '../control/define';
 
 const ROOT = '/_emulator/faults';
-/** A rule's id is the rest of the path (slashes and all), as the prefix handler read it. */
+/** A rule's id is the rest of the path, slashes and all: GET .../faults/a/b is FAULT_NOT_FOUND, not an unknown route. */
 const ONE = { path: `${ROOT}/:id`, regex: /^\/_emulator\/faults\/(?<id>[^/][^]*?)\/*$/, refusals: { 404: ['FAULT_NOT_FOUND'] } };
 
 const rule = faultRuleInput.extend({
