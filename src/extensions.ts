@@ -1,5 +1,6 @@
 // Areas that add more than operations (control routes, legacy API, background
-// workers) install themselves here: each gets the emulator and the app's prefix hooks.
+// workers) install themselves here: each gets the emulator and adds its routes to the
+// address's one route table (AppExtensions.routes).
 import type { Emulator } from './emulator';
 import type { AppExtensions } from './transports/http/app';
 import { installWebhooks } from './webhooks/install';
@@ -7,6 +8,7 @@ import { installUpgrades } from './upgrades/install';
 import { installLegacy } from './legacy/install';
 import { installControl } from './control/routes';
 import { fileDownloadRoute } from './transports/http/downloads';
+import { controlRouteSpec, type ControlRoute } from './control/define';
 import { installSchedules } from './schedules/install';
 import { installConsole } from './console/install';
 import { faultRoutes } from './faults/routes';
@@ -23,11 +25,11 @@ export const extensions: Extension[] = [
   installLegacy,
   installControl,
   // Injected faults: /_emulator/faults (docs/faults.md).
-  (_emu, ext) => ext.emulator.push(faultRoutes),
+  (_emu, ext) => ext.routes.push(...faultRoutes.map((r) => controlRouteSpec(r as ControlRoute))),
   // API keys made, changed and revoked while running (spec v3 5.2): /_emulator/keys.
-  (_emu, ext) => ext.emulator.push(keyRoutes),
+  (_emu, ext) => ext.routes.push(...keyRoutes.map((r) => controlRouteSpec(r as ControlRoute))),
   // /files/{token} downloads (File Upload answers, comment attachments).
-  (_emu, ext) => ext.other.push(fileDownloadRoute),
+  (_emu, ext) => ext.routes.push(fileDownloadRoute),
   // Schedules: the worker that starts due runs on the emulator clock.
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.

@@ -4,11 +4,12 @@
 // console session (the cookie every page shell sets) gets in; /v3 stays charged for every
 // caller and no header changes that. Its requests are journaled as console traffic
 // (platform/journal.ts), hidden from GET /_emulator/journal unless asked for.
+// Its routes are entries of the address's one route table (family 'console-api').
 import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import { authenticate, CONSOLE_RULES, type CallInfo } from '../pipeline';
 import { restHandler } from '../transports/http/rest';
-import { RouteTable } from '../transports/http/route-table';
+import type { RouteHandler, RouteSpec, RouteTable } from '../transports/http/route-table';
 import { CONSOLE_COOKIE, cookie, type BrowserSession, type ConsoleSessions } from './sessions';
 
 export const API_PREFIX = '/app/_';
@@ -20,11 +21,9 @@ export function requireSession(sessions: ConsoleSessions, req: Request): Browser
   throw new ApiError(401, 'CONSOLE_SESSION_REQUIRED', 'The /app/_ routes serve the web console in a browser that loaded one of its pages; API clients call /v3.');
 }
 
-export function consoleApi(emu0: Emulator) {
-  // The v3 routes again, in a table of their own: the same patterns, run with the console's rules.
-  const table = new RouteTable();
-  for (const op of emu0.ops) table.add({ method: op.method, path: op.path, family: 'v3', op, handler: restHandler(op, CONSOLE_RULES) });
-  return async (req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> => {
+/** The v3 route's handler, run on the v3 path of an /app/_/v3 request. */
+function underPrefix(rest: RouteHandler): RouteHandler {
+  return (req, call) => {
     const url = new URL(req.url);
     const v3Path = url.pathname.slice(API_PREFIX.length);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -35,14 +34,57 @@ export function consoleApi(emu0: Emulator) {
       ...(hasBody ? { duplex: 'half' } : {}),
     } as RequestInit);
     // WRONG_REGION's `url` names the API route, as /v3 would.
-    const call = { emu, info: { ...info, pathAndQuery: v3Path + url.search } };
-    for (const { route, params } of table.matches(inner.method, new URL(inner.url).pathname)) {
-      const res = await route.handler(inner, { ...call, params });
+    return rest(inner, { ...call, info: { ...call.info, pathAndQuery: v3Path + url.search } });
+  };
+}
+
+/** No operation of the path took the method: 405 or 404, naming the v3 path as /v3 would. */
+function unrouted(table: RouteTable, method: string, path: string): ApiError {
+  const v3Path = path.slice(API_PREFIX.length);
+  const allowed = table.allowed(path, 'console-api');
+  if (allowed.length > 0) return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${v3Path}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
+  return new ApiError(404, 'NOT_FOUND', `No route matches ${method} ${v3Path}.`);
+}
+
+const UNDER_API = /^\/app\/_\/v3\//;
+
+/**
+ * The family's entries, in table order: the session check (before any matching, so an
+ * unknown path is 401 too), the v3 operations under the prefix with the console's rules,
+ * then the family's own 404/405.
+ */
+export function consoleApiRoutes(emu0: Emulator, sessions: ConsoleSessions): RouteSpec[] {
+  return [
+    {
+      method: '*',
+      path: `${API_PREFIX}/v3/*`,
+      regex: UNDER_API,
+      family: 'console-api',
+      handler: (req) => void requireSession(sessions, req),
+    },
+    ...emu0.ops.map((op): RouteSpec => ({ method: op.method, path: API_PREFIX + op.path, family: 'console-api', handler: underPrefix(restHandler(op, CONSOLE_RULES)) })),
+    {
+      method: '*',
+      path: `${API_PREFIX}/v3/*`,
+      regex: UNDER_API,
+      family: 'console-api',
+      handler: (req, { table }) => {
+        throw unrouted(table, req.method, new URL(req.url).pathname);
+      },
+    },
+  ];
+}
+
+/** The family's operations called in-process, without the session check (the page shell's first reads, preload.ts). */
+export function consoleApiFetch(table: RouteTable) {
+  return async (req: Request, info: CallInfo, emu: Emulator): Promise<Response | undefined> => {
+    const path = new URL(req.url).pathname;
+    for (const { route, params } of table.matches(req.method, path)) {
+      if (route.family !== 'console-api' || route.method === '*') continue;
+      const res = await route.handler(req, { emu, info, params, table });
       if (res) return res;
     }
-    const allowed = table.allowed(v3Path, 'v3');
-    if (allowed.length > 0) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${v3Path}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
-    throw new ApiError(404, 'NOT_FOUND', `No route matches ${req.method} ${v3Path}.`);
+    throw unrouted(table, req.method, path);
   };
 }
 

@@ -3,9 +3,6 @@
 // Served under /_emulator (so --admin-token guards it and --no-admin hides it).
 import { fixtureKeys as keysOf } from '../fixtures/keys';
 import type { FixtureSource } from '../fixtures/load';
-import type { Emulator } from '../emulator';
-import type { ExtraRoute } from '../transports/http/app';
-import { json } from '../transports/web/respond';
 
 export interface PickerKey {
   key: string;
@@ -37,10 +34,3 @@ export function fixtureKeys(fixture: FixtureSource, now: number): PickerKey[] {
 export function defaultKey(fixture: FixtureSource, region: string, now: number): string | undefined {
   return fixtureKeys(fixture, now).find((k) => k.region === region && !k.state && k.actsAs !== 'the workspace')?.key;
 }
-
-/** GET /_emulator/console/keys: {items: [PickerKey]}. */
-export const consoleKeysRoute: ExtraRoute = (req, info, emu: Emulator) => {
-  const path = new URL(req.url).pathname.replace(/\/+$/, '');
-  if (path !== '/_emulator/console/keys' || req.method !== 'GET') return undefined;
-  return json(200, { items: fixtureKeys(emu.fixture, emu.clock.now()) }, { 'X-Request-Id': info.requestId });
-};

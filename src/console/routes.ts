@@ -1,16 +1,17 @@
-// The web console's own routes (issue 17), an `other` extension: /app/... pages (one HTML
-// shell; the client routes by path), its script and style, the console's uncharged
-// route family /app/_/v3 (api.ts), and the change feeds (live.ts). The pages read and
+// The web console's own routes (issue 17), entries of the address's one route table:
+// /app/... pages (one HTML shell; the client routes by path), its script and style, the
+// console's uncharged route family /app/_/v3 (api.ts), and the change feeds (live.ts). The pages read and
 // write through /app/_/v3 with the key the user picked, and the panel through /_emulator.
 import type { Emulator } from '../emulator';
-import type { ExtraRoute } from '../transports/http/app';
+import type { CallInfo } from '../pipeline';
+import type { MethodRefusal, RouteHandler, RouteSpec } from '../transports/http/route-table';
 import { ApiError } from '../errors';
 import { adminGate } from '../control/gate';
 import { errorResponse, json } from '../transports/web/respond';
 import { clientBundle } from './bundle';
 import { liveStream, pageState, panelState } from './live';
 import { defaultKey } from './keys';
-import { API_PREFIX, consoleApi, feedTicket, requireSession } from './api';
+import { API_PREFIX, consoleApiFetch, consoleApiRoutes, feedTicket, requireSession } from './api';
 import { preload, type Preload } from './preload';
 import { ADMIN_COOKIE, CONSOLE_COOKIE, ConsoleSessions, cookie, setCookie } from './sessions';
 
@@ -59,8 +60,9 @@ const SECURITY = {
   'Referrer-Policy': 'no-referrer',
 };
 
-const methodNotAllowed = (method: string, path: string, allowed: string) =>
-  new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}. Allowed: ${allowed}.`, {}, { Allow: allowed });
+/** The console's 405, with its page headers. */
+const refuseMethod: MethodRefusal = (method, path, allowed, info) =>
+  errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') }), info.requestId, SECURITY);
 
 /** The panel's feed and sign-in: the admin gate, or (for EventSource, which sends no Authorization) the sign-in cookie. */
 function panelGate(emu: Emulator, sessions: ConsoleSessions, req: Request): void {
@@ -68,68 +70,106 @@ function panelGate(emu: Emulator, sessions: ConsoleSessions, req: Request): void
   adminGate(emu, req);
 }
 
-export function consoleRoutes(emu0: Emulator): ExtraRoute {
+/** The page routes' refusals carry the page headers. */
+function paged(handler: RouteHandler): RouteHandler {
+  return async (req, call) => {
+    try {
+      return await handler(req, call);
+    } catch (e) {
+      return errorResponse(e, call.info.requestId, SECURITY, call.emu.log);
+    }
+  };
+}
+
+/** Every /app path but the two exact POST routes: GET answers a page (or 404 under /app/_/), any other method 405 "Allowed: GET". */
+const PAGES = /^\/app(?:\/(?!_\/(?:feeds|sign-in)$).*)?$/;
+
+/** The console's routes, as entries of the address's one route table. */
+export function consoleRoutes(emu0: Emulator): RouteSpec[] {
   const bundle = clientBundle();
   const feeds = new Set<() => void>();
   const sessions = new ConsoleSessions();
-  const api = consoleApi(emu0);
   emu0.closers.push(() => {
     for (const stop of [...feeds]) stop();
   });
-  return async (req, info, emu) => {
-    const url = new URL(req.url);
-    const path = url.pathname;
-    if (path !== '/app' && !path.startsWith('/app/')) return undefined;
-    const headers = { ...SECURITY, 'X-Request-Id': info.requestId };
-    const method = req.method;
-    try {
-      if (path.startsWith(`${API_PREFIX}/v3/`)) {
-        requireSession(sessions, req);
-        return await api(req, info, emu);
-      }
-      if (path === `${API_PREFIX}/feeds`) {
-        if (method !== 'POST') throw methodNotAllowed(method, path, 'POST');
+  const page = (r: Omit<RouteSpec, 'family' | 'refuseMethod' | 'exact' | 'handler'> & { handler: RouteHandler }): RouteSpec => ({ ...r, family: 'console', exact: true, refuseMethod, handler: paged(r.handler) });
+  const headersOf = (info: CallInfo) => ({ ...SECURITY, 'X-Request-Id': info.requestId });
+  return [
+    ...consoleApiRoutes(emu0, sessions),
+    page({
+      method: 'POST',
+      path: `${API_PREFIX}/feeds`,
+      handler: (req, { emu, info }) => {
         const browser = requireSession(sessions, req);
         return json(200, feedTicket(emu, sessions, browser, info), { 'X-Request-Id': info.requestId, 'Cache-Control': 'no-store' });
-      }
-      if (path === `${API_PREFIX}/sign-in`) {
-        if (method === 'DELETE') {
-          sessions.admins.delete(cookie(req, ADMIN_COOKIE));
-          return new Response(null, { status: 204, headers: { 'X-Request-Id': info.requestId, 'Set-Cookie': setCookie(ADMIN_COOKIE, '', 0) } });
-        }
-        if (method !== 'POST') throw methodNotAllowed(method, path, 'POST, DELETE');
+      },
+    }),
+    page({
+      method: 'POST',
+      path: `${API_PREFIX}/sign-in`,
+      handler: (req, { emu, info }) => {
         adminGate(emu, req); // the token, as every control route takes it
         const id = sessions.admins.add(true);
         return new Response(null, { status: 204, headers: { 'X-Request-Id': info.requestId, 'Set-Cookie': setCookie(ADMIN_COOKIE, id) } });
-      }
-      if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, path, 'GET');
-      const asset = /^\/app\/_\/app\.([0-9a-f]{12})\.(js|css)$/.exec(path);
-      if (asset) {
+      },
+    }),
+    page({
+      method: 'DELETE',
+      path: `${API_PREFIX}/sign-in`,
+      handler: (req, { info }) => {
+        sessions.admins.delete(cookie(req, ADMIN_COOKIE));
+        return new Response(null, { status: 204, headers: { 'X-Request-Id': info.requestId, 'Set-Cookie': setCookie(ADMIN_COOKIE, '', 0) } });
+      },
+    }),
+    page({
+      method: 'GET',
+      head: true,
+      path: `${API_PREFIX}/app.:hash.:ext`,
+      regex: /^\/app\/_\/app\.(?<hash>[0-9a-f]{12})\.(?<ext>js|css)$/,
+      handler: async (_req, { info, params }) => {
         const b = await bundle();
         // A stale hash (the page of an older build) still gets today's file, never cached.
-        const cache = asset[1] === b.version ? 'public, max-age=31536000, immutable' : 'no-store';
-        const [body, type] = asset[2] === 'js' ? [b.js, 'text/javascript; charset=utf-8'] : [b.css, 'text/css; charset=utf-8'];
-        return new Response(body, { status: 200, headers: { ...headers, 'Content-Type': type, 'Cache-Control': cache } });
-      }
-      if (path === `${API_PREFIX}/live`) {
+        const cache = params.hash === b.version ? 'public, max-age=31536000, immutable' : 'no-store';
+        const [body, type] = params.ext === 'js' ? [b.js, 'text/javascript; charset=utf-8'] : [b.css, 'text/css; charset=utf-8'];
+        return new Response(body, { status: 200, headers: { ...headersOf(info), 'Content-Type': type, 'Cache-Control': cache } });
+      },
+    }),
+    page({
+      method: 'GET',
+      head: true,
+      path: `${API_PREFIX}/live`,
+      handler: (req, { emu, info }) => {
         requireSession(sessions, req);
-        const workspace = sessions.feeds.get(url.searchParams.get('feed') ?? undefined);
+        const workspace = sessions.feeds.get(new URL(req.url).searchParams.get('feed') ?? undefined);
         if (workspace === undefined) throw new ApiError(404, 'NOT_FOUND', 'No such feed: ask POST /app/_/feeds for one with the key the page acts with.');
-        return liveStream(emu, req, headers, feeds, () => pageState(emu, workspace));
-      }
-      if (path === `${API_PREFIX}/live/panel`) {
+        return liveStream(emu, req, headersOf(info), feeds, () => pageState(emu, workspace));
+      },
+    }),
+    page({
+      method: 'GET',
+      head: true,
+      path: `${API_PREFIX}/live/panel`,
+      handler: (req, { emu, info }) => {
         panelGate(emu, sessions, req);
-        return liveStream(emu, req, headers, feeds, () => panelState(emu));
-      }
-      if (path.startsWith(`${API_PREFIX}/`)) return undefined; // 404 NOT_FOUND from the app
-      const b = await bundle();
-      const page: Record<string, string> = { ...headers, 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
-      const browser = sessions.browsers.get(cookie(req, CONSOLE_COOKIE));
-      if (!browser) page['Set-Cookie'] = setCookie(CONSOLE_COOKIE, sessions.browsers.add({}));
-      const first = method === 'GET' ? await preload(api, emu, url.origin, info, browser?.key, path, url.searchParams) : undefined;
-      return new Response(shell(consoleConfig(emu, info.region), b.version, first), { status: 200, headers: page });
-    } catch (e) {
-      return errorResponse(e, info.requestId, path.startsWith(`${API_PREFIX}/v3/`) ? {} : SECURITY, emu.log);
-    }
-  };
+        return liveStream(emu, req, headersOf(info), feeds, () => panelState(emu));
+      },
+    }),
+    page({
+      method: 'GET',
+      head: true,
+      path: '/app/*',
+      regex: PAGES,
+      handler: async (req, { emu, info, table }) => {
+        const url = new URL(req.url);
+        const path = url.pathname;
+        if (path.startsWith(`${API_PREFIX}/`)) return undefined; // 404 NOT_FOUND from the table
+        const b = await bundle();
+        const headers: Record<string, string> = { ...headersOf(info), 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
+        const browser = sessions.browsers.get(cookie(req, CONSOLE_COOKIE));
+        if (!browser) headers['Set-Cookie'] = setCookie(CONSOLE_COOKIE, sessions.browsers.add({}));
+        const first = req.method === 'GET' ? await preload(consoleApiFetch(table), emu, url.origin, info, browser?.key, path, url.searchParams) : undefined;
+        return new Response(shell(consoleConfig(emu, info.region), b.version, first), { status: 200, headers });
+      },
+    }),
+  ];
 }

@@ -7,6 +7,7 @@ import { exportDatabase, importDatabase, isSqliteFile, resetToFixture } from '..
 import { ApiError } from '../errors';
 import { generateWorkspace, parseGenerateSpec } from '../fixtures/generate';
 import { progressBar } from '../fixtures/progress';
+import { hasWorkspaces } from '../rows/people';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -45,7 +46,7 @@ export function addDatabaseCommands(program: Command): void {
       const spec = o.generate === undefined ? undefined : parseGenerateSpec(o.generate);
       const started = Date.now();
       withDb(o.db, (db) => {
-        const used = (db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n > 0;
+        const used = hasWorkspaces(db);
         if (used && !o.force) fail(`${o.db} already holds data. Add --force to wipe it and seed '${o.fixture}' again.`);
         resetToFixture(db, o.fixture, Date.now());
         if (spec) generateWorkspace(db, spec, Date.now(), progressBar(process.stderr, 'checklists'));

@@ -22,12 +22,18 @@ export interface ControlInput<B> {
 }
 
 export interface ControlRoute<B = unknown> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   summary: string;
   description?: string;
   /** A JSON object body; unknown properties are refused. Read whatever the Content-Type says (curl -d). */
   body?: z.ZodType<B>;
+  /** The handler reads and checks the body itself, in its area's own words; `body` is then for the document only. */
+  ownBody?: true;
+  /** A pattern of its own, where the itty grammar cannot say it (an id that may hold slashes). */
+  regex?: RegExp;
+  /** A wrong method on the path is 404, not 405 (the areas that always answered so). */
+  wrongMethod?: 'not-found';
   /** Query parameters, for the document; the handler reads them from `url`. */
   query?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /** The JSON answer (status 200); absent with `noContent` or `binary`. */
@@ -70,10 +76,12 @@ export function controlRouteSpec(r: ControlRoute): RouteSpec {
     method: r.method,
     path: r.path,
     family: 'control',
+    ...(r.regex ? { regex: r.regex } : {}),
+    ...(r.wrongMethod ? { wrongMethod: r.wrongMethod } : {}),
     declared: r,
     handler: async (req, { emu, info, params }) => {
       const url = new URL(req.url);
-      const body = r.body ? await readBody(req, emu, r.body) : undefined;
+      const body = r.body && !r.ownBody ? await readBody(req, emu, r.body) : undefined;
       const out = await r.handler(emu, { body, url, req, params, requestId: info.requestId });
       let res: Response;
       if (out instanceof Response) res = out;

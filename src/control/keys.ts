@@ -9,9 +9,11 @@ import { newToken, sha256 } from '../ids';
 import { iso } from '../clock';
 import type { Db } from '../store/open';
 import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
-import { displayName } from '../rows/people';
+import { displayName, memberById, workspaceById, workspaceByKey } from '../rows/people';
+import { activeAdministrators, allKeys, insertKey, keyById, keyHashTaken, keysOfWorkspace, memberOfWorkspace, revokeKey, updateKey } from '../rows/keys';
 import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
+import { defineControlRoute, type ControlRoute } from './define';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
@@ -85,9 +87,7 @@ export class KeyAdmin {
   ) {}
 
   list(workspaceKey?: string): ApiKeyInfo[] {
-    const rows = workspaceKey === undefined
-      ? this.db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY id').all()
-      : this.db.prepare<[number], KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY id').all(this.workspace(workspaceKey, 'workspace').id);
+    const rows = workspaceKey === undefined ? allKeys(this.db) : keysOfWorkspace(this.db, this.workspace(workspaceKey, 'workspace').id);
     return rows.map((r) => this.info(r));
   }
 
@@ -104,14 +104,11 @@ export class KeyAdmin {
       const expires = b.expiresOn == null ? null : this.day(b.expiresOn);
       const key = b.key ?? `wfe_${newToken(20)}`;
       const digest = sha256(key);
-      if (this.db.prepare<[string], { id: number }>('SELECT id FROM api_keys WHERE key_hash = ?').get(digest)) {
+      if (keyHashTaken(this.db, digest)) {
         throw conflict('Another API key already has this value: choose another key, or leave key out and one is generated.');
       }
-      const now = this.now();
-      const { lastInsertRowid } = this.db
-        .prepare('INSERT INTO api_keys (workspace_id, name, key_hash, member_id, expires_on, revoked_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, ?)')
-        .run(ws.id, b.name, digest, memberId, expires, now);
-      return { apiKey: this.get(Number(lastInsertRowid)), key, by: ref(admin), notified: this.others(ws, admin) };
+      const id = insertKey(this.db, { workspace_id: ws.id, name: b.name, key_hash: digest, member_id: memberId, expires_on: expires, created_at: this.now() });
+      return { apiKey: this.get(id), key, by: ref(admin), notified: this.others(ws, admin) };
     })();
   }
 
@@ -120,13 +117,13 @@ export class KeyAdmin {
     const b = parse(updateKeyBody, raw);
     return this.db.transaction((): KeyChange => {
       const row = this.row(id);
-      const ws = this.db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id)!;
+      const ws = workspaceById(this.db, row.workspace_id)!;
       const admin = this.administrator(ws, b.by);
       if (row.revoked_at !== null) throw conflict(`API key ${id} was revoked; a revoked key cannot be changed or restored (spec v3 5.2). Create a new key.`);
       if (b.name === undefined && b.actsAs === undefined && b.expiresOn === undefined) throw validationError('Send at least one of name, actsAs, expiresOn.', 'name');
       const memberId = b.actsAs === undefined ? row.member_id : this.actingMember(ws, b.actsAs);
       const expires = b.expiresOn === undefined ? row.expires_on : b.expiresOn === null ? null : this.day(b.expiresOn);
-      this.db.prepare('UPDATE api_keys SET name = ?, member_id = ?, expires_on = ? WHERE id = ?').run(b.name ?? row.name, memberId, expires, id);
+      updateKey(this.db, id, { name: b.name ?? row.name, member_id: memberId, expires_on: expires });
       return { apiKey: this.get(id), by: ref(admin), notified: [] };
     })();
   }
@@ -136,22 +133,22 @@ export class KeyAdmin {
     const b = parse(revokeKeyBody, raw ?? {});
     return this.db.transaction((): KeyChange => {
       const row = this.row(id);
-      const ws = this.db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(row.workspace_id)!;
+      const ws = workspaceById(this.db, row.workspace_id)!;
       const admin = this.administrator(ws, b.by);
       if (row.revoked_at !== null) throw conflict(`API key ${id} is already revoked (on ${iso(row.revoked_at)}).`);
-      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(this.now(), id);
+      revokeKey(this.db, id, this.now());
       return { apiKey: this.get(id), by: ref(admin), notified: this.others(ws, admin) };
     })();
   }
 
   private row(id: number): KeyRow {
-    const row = Number.isSafeInteger(id) ? this.db.prepare<[number], KeyRow>('SELECT * FROM api_keys WHERE id = ?').get(id) : undefined;
+    const row = Number.isSafeInteger(id) ? keyById(this.db, id) : undefined;
     if (!row) throw new ApiError(404, 'NOT_FOUND', `No API key ${id}. GET /_emulator/keys lists them.`);
     return row;
   }
 
   private workspace(key: string, field: string): WorkspaceRow {
-    const ws = this.db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE lower(key) = lower(?)').get(key);
+    const ws = workspaceByKey(this.db, key);
     if (!ws) throw validationError(`${field} names no workspace: send its key (the teamId of GET /v3/auth/test).`, field);
     return ws;
   }
@@ -159,15 +156,13 @@ export class KeyAdmin {
   /** The Administrator making the change: `by`, or the workspace's first active Administrator. */
   private administrator(ws: WorkspaceRow, id: number | undefined): MemberRow {
     if (id !== undefined) {
-      const m = this.db.prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, ws.id);
+      const m = memberOfWorkspace(this.db, id, ws.id);
       if (!m || m.role !== 'Administrator' || !m.is_active || m.is_removed) {
         throw validationError(`by must be an active Administrator of ${ws.name}: only Administrators create, edit or revoke keys (spec v3 5.2).`, 'by');
       }
       return m;
     }
-    const first = this.db
-      .prepare<[number], MemberRow>("SELECT * FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1")
-      .get(ws.id);
+    const first = activeAdministrators(this.db, ws.id)[0];
     if (!first) throw conflict(`${ws.name} has no active Administrator: only Administrators create, edit or revoke keys (spec v3 5.2).`);
     return first;
   }
@@ -175,8 +170,8 @@ export class KeyAdmin {
   /** 5.2: a key acts as an Administrator, a Member or the workspace, never as a Guest. */
   private actingMember(ws: WorkspaceRow, a: z.infer<typeof actsAs>): number | null {
     if (a.type === 'workspace') return null;
-    const m = this.db.prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0').get(a.id, ws.id);
-    if (!m || m.is_removed) throw validationError(`actsAs.id names no member of ${ws.name}.`, 'actsAs.id');
+    const m = memberOfWorkspace(this.db, a.id, ws.id);
+    if (!m || m.is_anonymous || m.is_removed) throw validationError(`actsAs.id names no member of ${ws.name}.`, 'actsAs.id');
     if (m.role === 'Guest') throw validationError(`${displayName(m)} is a Guest: a key never acts as a Guest (spec v3 5.2). Choose an Administrator, a Member or the workspace.`, 'actsAs.id');
     if (!m.is_active) throw validationError(`${displayName(m)} is deactivated: a key acting as them could not be used.`, 'actsAs.id');
     return m.id;
@@ -192,15 +187,14 @@ export class KeyAdmin {
   }
 
   private others(ws: WorkspaceRow, admin: MemberRow): { id: number; name: string }[] {
-    return this.db
-      .prepare<[number, number], MemberRow>("SELECT * FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 AND id != ? ORDER BY id")
-      .all(ws.id, admin.id)
+    return activeAdministrators(this.db, ws.id)
+      .filter((m) => m.id !== admin.id)
       .map(ref);
   }
 
   private info(r: KeyRow): ApiKeyInfo {
-    const ws = this.db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(r.workspace_id)!;
-    const m = r.member_id === null ? undefined : this.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(r.member_id);
+    const ws = workspaceById(this.db, r.workspace_id)!;
+    const m = r.member_id === null ? undefined : memberById(this.db, r.member_id);
     const expired = r.expires_on !== null && this.now() >= Date.parse(`${r.expires_on}T00:00:00Z`) + DAY_MS;
     const state = r.revoked_at !== null ? 'revoked' : expired ? 'expired' : m && (!m.is_active || m.is_removed || m.role === 'Guest') ? 'unavailable' : 'active';
     return {
@@ -220,34 +214,93 @@ export class KeyAdmin {
 const ref = (m: MemberRow) => ({ id: m.id, name: displayName(m) });
 
 const ROOT = '/_emulator/keys';
+/** The id is the rest of the path, slashes and all: .../keys/a/b is refused as no key id (400), not an unknown route. */
+const ONE = { path: `${ROOT}/:id`, regex: /^\/_emulator\/keys\/(?<id>[^/][^]*?)\/*$/ };
+const ADMIN_REFUSALS = { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'], 409: ['CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'] };
 
-/** /_emulator/keys: list (?workspace=), create; /_emulator/keys/{id}: read, PATCH, DELETE (revoke). */
-export async function keyRoutes(req: Request, info: { requestId: string }, emu: { db: Db; clock: { now(): number }; maxBodyBytes: number }): Promise<Response | undefined> {
-  const url = new URL(req.url);
-  const path = url.pathname.replace(/\/+$/, '');
-  if (path !== ROOT && !path.startsWith(ROOT + '/')) return undefined;
-  const admin = new KeyAdmin(emu.db, () => emu.clock.now());
-  const headers = { 'X-Request-Id': info.requestId };
-  const bodyOf = async (optional: boolean) => {
-    const b = await readJson(req, emu.maxBodyBytes, true);
-    return b === undefined && optional ? {} : b;
-  };
-  if (path === ROOT) {
-    if (req.method === 'GET') {
-      const ws = url.searchParams.get('workspace');
-      return json(200, { items: admin.list(ws ?? undefined) }, headers);
-    }
-    if (req.method === 'POST') {
-      const out = admin.create(await bodyOf(false));
-      return json(201, out, { ...headers, Location: `${ROOT}/${out.apiKey.id}` });
-    }
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${ROOT}. Allowed: GET, POST.`, {}, { Allow: 'GET, POST' });
-  }
-  const raw = decodeURIComponent(path.slice(ROOT.length + 1));
-  if (!/^\d{1,15}$/.test(raw)) throw validationError(`${raw} is not an API key id (a whole number; GET ${ROOT} lists them).`, 'id');
-  const id = Number(raw);
-  if (req.method === 'GET') return json(200, admin.get(id), headers);
-  if (req.method === 'PATCH') return json(200, admin.update(id, await bodyOf(false)), headers);
-  if (req.method === 'DELETE') return json(200, admin.revoke(id, await bodyOf(true)), headers);
-  throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: GET, PATCH, DELETE.`, {}, { Allow: 'GET, PATCH, DELETE' });
+const keyInfo = z.object({
+  id: z.number().int(),
+  workspace: z.string(),
+  region: z.enum(['US', 'EU']),
+  name: z.string(),
+  actsAs: z.union([z.object({ type: z.literal('member'), id: z.number().int(), name: z.string(), role: z.string() }), z.object({ type: z.literal('workspace') })]),
+  state: z.enum(['active', 'revoked', 'expired', 'unavailable']),
+  createdDateTime: z.string(),
+  expiresOn: z.string().optional(),
+  revokedDateTime: z.string().optional(),
+});
+const memberRef = z.object({ id: z.number().int(), name: z.string() });
+const keyChange = z.object({
+  apiKey: keyInfo,
+  key: z.string().optional().describe('Set on create only: the X-API-KEY value, shown this once.'),
+  by: memberRef.describe('The Administrator the change is made as (spec v3 5.2).'),
+  notified: z.array(memberRef).describe('The other Administrators notified of a create or a revoke.'),
+});
+
+const adminOf = (emu: { db: Db; clock: { now(): number } }) => new KeyAdmin(emu.db, () => emu.clock.now());
+
+/** A control body read whatever the Content-Type says; `optional`: none reads as {}. */
+async function bodyOf(req: Request, maxBytes: number, optional: boolean): Promise<unknown> {
+  const b = await readJson(req, maxBytes, true);
+  return b === undefined && optional ? {} : b;
 }
+
+function keyId(params: Record<string, string>): number {
+  const raw = decodeURIComponent(params.id);
+  if (!/^\d{1,15}$/.test(raw)) throw validationError(`${raw} is not an API key id (a whole number; GET ${ROOT} lists them).`, 'id');
+  return Number(raw);
+}
+
+/** /_emulator/keys: list (?workspace=), create; /_emulator/keys/{id}: read, PATCH, DELETE (revoke). Declared as control routes (define.ts). */
+export const keyRoutes: ControlRoute[] = [
+  defineControlRoute({
+    method: 'GET',
+    path: ROOT,
+    summary: 'The API keys, of one workspace or all',
+    query: { workspace: { description: 'Only the keys of this workspace (its key, the teamId).', schema: { type: 'string' } } },
+    output: z.object({ items: z.array(keyInfo) }),
+    refusals: { 400: ['VALIDATION_ERROR'] },
+    handler: (emu, { url }) => ({ items: adminOf(emu).list(url.searchParams.get('workspace') ?? undefined) }),
+  }),
+  defineControlRoute({
+    method: 'POST',
+    path: ROOT,
+    summary: 'Create an API key (spec v3 5.2)',
+    body: createKeyBody,
+    ownBody: true,
+    status: 201,
+    output: keyChange,
+    refusals: { 400: ['VALIDATION_ERROR'], 409: ['CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'] },
+    handler: async (emu, { req, requestId }) => {
+      const out = adminOf(emu).create(await bodyOf(req, emu.maxBodyBytes, false));
+      return json(201, out, { 'X-Request-Id': requestId, Location: `${ROOT}/${out.apiKey.id}` });
+    },
+  }),
+  defineControlRoute({ ...ONE, method: 'GET', summary: 'One API key', output: keyInfo, refusals: { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'] }, handler: (emu, { params }) => adminOf(emu).get(keyId(params)) }),
+  defineControlRoute({
+    ...ONE,
+    method: 'PATCH',
+    summary: "Change an API key's name, acting member or expiry (spec v3 5.2)",
+    body: updateKeyBody,
+    ownBody: true,
+    output: keyChange,
+    refusals: ADMIN_REFUSALS,
+    handler: async (emu, { req, params }) => {
+      const id = keyId(params);
+      return adminOf(emu).update(id, await bodyOf(req, emu.maxBodyBytes, false));
+    },
+  }),
+  defineControlRoute({
+    ...ONE,
+    method: 'DELETE',
+    summary: 'Revoke an API key (spec v3 5.2): never restored',
+    body: revokeKeyBody,
+    ownBody: true,
+    output: keyChange,
+    refusals: ADMIN_REFUSALS,
+    handler: async (emu, { req, params }) => {
+      const id = keyId(params);
+      return adminOf(emu).revoke(id, await bodyOf(req, emu.maxBodyBytes, true));
+    },
+  }),
+];

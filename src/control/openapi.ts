@@ -24,7 +24,7 @@ function operation(r: ControlRoute) {
   const responses: Record<string, unknown> = {};
   if (r.noContent) responses['204'] = { description: 'Done', headers: REQUEST_ID };
   else if (r.binary?.answer) responses['200'] = { description: 'OK', headers: REQUEST_ID, content: { [r.binary.answer]: { schema: { type: 'string', contentMediaType: r.binary.answer } } } };
-  else responses[String(r.status ?? 200)] = { description: r.status === 201 ? 'Created' : 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : { type: 'object' } } } };
+  else responses[String(r.status ?? 200)] = { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : { type: 'object' } } } };
   // Every control route is behind the admin gate (--admin-token: 401 without it).
   const refusals: Record<number, string[]> = { ...r.refusals, 401: ['MISSING_ADMIN_TOKEN', 'INVALID_ADMIN_TOKEN'] };
   for (const [status, codes] of Object.entries(refusals).sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -65,7 +65,7 @@ export function controlOpenApi(routes: ControlRoute[], baseUrls: Record<Region, 
     info: {
       title: 'Workflow Emulator control API',
       version: '1',
-      description: 'The emulator\'s own routes under /_emulator (clock, reset, journal, export and import). Generated from the control route declarations.',
+      description: 'The emulator\'s own routes under /_emulator: clock, reset, journal, export and import, webhook deliveries, upgrades, injected faults, API keys, instances. Generated from the control route declarations.',
       contact: { name: 'Workflow Emulator', url: 'https://github.com/workflow-emulator/wfe' },
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -43,36 +43,3 @@ export const defineLegacyRoute = (r: LegacyRoute): LegacyRoute => r;
 
 /** Legacy error bodies: `{ error: <message> }` (legacy spec 7). */
 export const legacyError = (status: number, message: string, extras: Record<string, unknown> = {}) => new LegacyReply(status, { error: message, ...extras });
-
-/**
- * The routes declared on a request path and the chosen one with its parameters. Literal
- * paths win over parameterised ones (DELETE /api/data-sets/x/records/bulk is bulk delete,
- * not the record "bulk"). `candidates` false: no route has this path (404 elsewhere).
- */
-export function matchLegacyRoute(routes: LegacyRoute[], method: string, pathname: string): { candidates: boolean; route?: LegacyRoute; params: Record<string, string> } {
-  const segs = pathname.replace(/\/+$/, '').split('/');
-  let candidates = false;
-  let best: { route: LegacyRoute; params: Record<string, string>; literal: number } | undefined;
-  for (const r of routes) {
-    const pat = r.path.split('/');
-    if (pat.length !== segs.length) continue;
-    const params: Record<string, string> = {};
-    let literal = 0;
-    let ok = true;
-    for (let i = 0; i < pat.length && ok; i++) {
-      if (pat[i].startsWith(':')) {
-        try {
-          params[pat[i].slice(1)] = decodeURIComponent(segs[i]);
-        } catch {
-          params[pat[i].slice(1)] = segs[i];
-        }
-        ok = segs[i] !== '';
-      } else if (pat[i].toLowerCase() === segs[i].toLowerCase()) literal++;
-      else ok = false;
-    }
-    if (!ok) continue;
-    candidates = true;
-    if (r.method === method && (!best || literal > best.literal)) best = { route: r, params, literal };
-  }
-  return { candidates, route: best?.route, params: best?.params ?? {} };
-}

@@ -1,9 +1,9 @@
-// Mounts the legacy route table at /api/* (src/extensions.ts).
+// Adds the legacy routes to the address's one route table (src/extensions.ts).
 import type { Emulator } from '../emulator';
 import type { AppExtensions } from '../transports/http/app';
-import { legacyRouter } from './router';
+import { legacyRouteSpecs } from './router';
 import { legacyRoutes } from './routes';
 
 export function installLegacy(_emu: Emulator, ext: AppExtensions): void {
-  ext.legacy.push(legacyRouter(legacyRoutes));
+  ext.routes.push(...legacyRouteSpecs(legacyRoutes));
 }

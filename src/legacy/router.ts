@@ -6,12 +6,12 @@
 // here, once, into legacy bodies `{ error: <message> }`.
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
-import type { ExtraRoute } from '../transports/http/app';
+import type { MethodRefusal, RouteSpec } from '../transports/http/route-table';
 import { ApiError, isBusy, busyError } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
 import { readBodyBytes } from '../transports/web/body';
-import { LegacyReply, legacyError, matchLegacyRoute, type LegacyRequest, type LegacyRoute } from './define';
+import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -88,31 +88,55 @@ function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Respons
   return reply(legacyError(500, 'The emulator failed to handle this request. This is a bug in the emulator.'), requestId);
 }
 
-export function legacyRouter(routes: LegacyRoute[]): ExtraRoute {
-  return async (req, info, emu: Emulator) => {
-    const url = new URL(req.url);
-    // [datasets, issue 13] paths may hold :name segments (matchLegacyRoute in define.ts); literal paths win.
-    const match = matchLegacyRoute(routes, req.method, url.pathname);
-    if (!match.candidates) return undefined; // another area's legacy handler may answer
-    const route = match.route;
-    if (!route) return reply(legacyError(405, `${req.method} is not allowed on ${url.pathname}.`), info.requestId);
-    const answer = await runCall(
-      emu,
-      {
-        op: operationOf(route),
-        info: { ...info, transport: 'legacy', idempotencyKey: null },
-        readInput: async (maxBytes) => {
-          const version = apiVersion(req.headers.get('x-api-version'));
-          if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
-          if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${url.pathname} needs X-API-VERSION: 2.0.`);
-          route.refuseFirst?.(emu.db, match.params);
-          const { body, rawBody } = await readBody(req, maxBytes);
-          const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody, params: match.params };
-          return { request };
+/** Path parameters decoded (a malformed escape is kept as sent). */
+function decoded(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** A method no legacy route of the path takes: 405 in the legacy shape. */
+const refuseMethod: MethodRefusal = (method, path, _allowed, info) => reply(legacyError(405, `${method} is not allowed on ${path}.`), info.requestId);
+
+/**
+ * The legacy routes as entries of the one route table: literal segments in any case, the
+ * route with the most literal segments first (the table's `addRanked`), so
+ * DELETE /api/data-sets/x/records/bulk is bulk delete, not the record "bulk".
+ */
+export function legacyRouteSpecs(routes: LegacyRoute[]): RouteSpec[] {
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    family: 'legacy',
+    caseInsensitive: true,
+    refuseMethod,
+    handler: async (req, { emu, info, params: raw }) => {
+      const url = new URL(req.url);
+      const params = decoded(raw);
+      const answer = await runCall(
+        emu,
+        {
+          op: operationOf(route),
+          info: { ...info, transport: 'legacy', idempotencyKey: null },
+          readInput: async (maxBytes) => {
+            const version = apiVersion(req.headers.get('x-api-version'));
+            if (version === undefined) throw legacyError(400, `X-API-VERSION ${req.headers.get('x-api-version')} is not supported; send 1.0 or 2.0.`);
+            if (route.v2 && version !== 2) throw legacyError(400, `${route.method} ${url.pathname} needs X-API-VERSION: 2.0.`);
+            route.refuseFirst?.(emu.db, params);
+            const { body, rawBody } = await readBody(req, maxBytes);
+            const request: LegacyRequest = { query: url.searchParams, body, headers: req.headers, version, contentType: req.headers.get('content-type'), rawBody, params };
+            return { request };
+          },
         },
-      },
-      LEGACY_RULES,
-    );
-    return legacyAnswer(answer, info.requestId, emu);
-  };
+        LEGACY_RULES,
+      );
+      return legacyAnswer(answer, info.requestId, emu);
+    },
+  }));
 }

@@ -77,3 +77,16 @@ export function findByName(db: Db, workspaceId: number, name: string): AssigneeR
 export function memberById(db: Db, id: number): MemberRow | undefined {
   return db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?').get(id);
 }
+
+/** A workspace by row id. */
+export function workspaceById(db: Db, id: number): WorkspaceRow | undefined {
+  return db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(id);
+}
+
+/** A workspace by its key (the teamId), in any case. */
+export function workspaceByKey(db: Db, key: string): WorkspaceRow | undefined {
+  return db.prepare<[string], WorkspaceRow>('SELECT * FROM workspaces WHERE lower(key) = lower(?)').get(key);
+}
+
+/** Whether the database holds any workspace (a seeded database). */
+export const hasWorkspaces = (db: Db): boolean => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces').get()!.n > 0;

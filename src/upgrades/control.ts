@@ -1,16 +1,17 @@
 // /_emulator/upgrades/* (docs/upgrades.md "Control routes"): the queue, pause and resume,
 // run what is due now, and injected failures for tests. Emulator-only; never part of /v3.
+// Declared as control routes (control/define.ts); a wrong method is 404 here, as always.
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
-import type { ExtraRoute } from '../transports/http/app';
 import { json } from '../transports/web/respond';
 import { readJson } from '../transports/web/body';
-import { ApiError, validationError } from '../errors';
+import { validationError } from '../errors';
 import { zodToApiError } from '../pipeline';
 import { iso } from '../clock';
 import { isGuid } from '../ids';
+import { defineControlRoute, type ControlRoute } from '../control/define';
+import { recentUpgradeJobs } from '../rows/upgrade-queue';
 import type { UpgradeWorker } from './worker';
-import type { JobRow } from './context';
 
 const failureBody = z
   .object({
@@ -20,12 +21,7 @@ const failureBody = z
   .strict();
 
 function state(emu: Emulator, worker: UpgradeWorker) {
-  const rows = emu.db
-    .prepare<[], JobRow & { checklist_key: string; template_key: string }>(
-      `SELECT j.*, c.key AS checklist_key, t.key AS template_key FROM upgrade_jobs j
-         JOIN checklists c ON c.id = j.checklist_id JOIN templates t ON t.id = j.template_id ORDER BY j.id DESC LIMIT 500`,
-    )
-    .all();
+  const rows = recentUpgradeJobs(emu.db, 500);
   return {
     paused: worker.isPaused,
     delayMs: worker.options.delayMs,
@@ -46,43 +42,79 @@ function state(emu: Emulator, worker: UpgradeWorker) {
   };
 }
 
-export function upgradeControlRoutes(emu: Emulator, worker: UpgradeWorker): ExtraRoute {
-  return async (req, info) => {
-    const url = new URL(req.url);
-    const path = url.pathname.replace(/\/+$/, '');
-    if (!path.startsWith('/_emulator/upgrades')) return undefined;
-    const h = { 'X-Request-Id': info.requestId };
-    const m = req.method;
-    if (path === '/_emulator/upgrades' && m === 'GET') return json(200, state(emu, worker), h);
-    if (path === '/_emulator/upgrades/pause' && m === 'POST') {
-      worker.pause();
-      return json(200, state(emu, worker), h);
-    }
-    if (path === '/_emulator/upgrades/resume' && m === 'POST') {
-      worker.resume();
-      return json(200, state(emu, worker), h);
-    }
-    if (path === '/_emulator/upgrades/run' && m === 'POST') {
-      // Runs what is due on the emulator clock now, even while paused; answers when done.
-      const ran = await worker.runDue();
-      return json(200, { ran, ...state(emu, worker) }, h);
-    }
-    if (path === '/_emulator/upgrades/failures') {
-      if (m === 'POST') {
+const failure = z.object({ checklistKey: z.string(), message: z.string() });
+const queue = z.object({
+  paused: z.boolean(),
+  delayMs: z.number(),
+  queued: z.number().int(),
+  injectedFailures: z.array(failure),
+  jobs: z.array(
+    z.object({
+      id: z.number().int(),
+      checklistKey: z.string(),
+      templateKey: z.string(),
+      targetVersion: z.number().int(),
+      state: z.enum(['queued', 'done', 'failed']),
+      dueDateTime: z.string().optional(),
+      requestId: z.string().optional(),
+      error: z.string().optional(),
+      createdDateTime: z.string().optional(),
+      finishedDateTime: z.string().optional(),
+    }),
+  ),
+});
+
+const ROOT = '/_emulator/upgrades';
+
+/** The upgrade control routes of one emulator's worker. */
+export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
+  const route = <B>(r: ControlRoute<B>) => defineControlRoute<B>({ ...r, wrongMethod: 'not-found' });
+  const queueRoute = (method: 'GET' | 'POST', path: string, summary: string, act: () => void) =>
+    route({ method, path, summary, output: queue, handler: (emu) => (act(), state(emu, worker)) });
+  return [
+    queueRoute('GET', ROOT, 'The upgrade queue: paused or not, the last 500 jobs', () => {}),
+    queueRoute('POST', `${ROOT}/pause`, 'Pause the upgrade worker', () => worker.pause()),
+    queueRoute('POST', `${ROOT}/resume`, 'Resume the upgrade worker', () => worker.resume()),
+    route({
+      method: 'POST',
+      path: `${ROOT}/run`,
+      summary: 'Run the upgrades due on the emulator clock now, even while paused; answers when done',
+      output: queue.extend({ ran: z.number().int() }),
+      handler: async (emu) => {
+        const ran = await worker.runDue();
+        return { ran, ...state(emu, worker) };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: `${ROOT}/failures`,
+      summary: "Make a checklist's next upgrade fail",
+      body: failureBody,
+      // Read with the v3 body rules (a JSON Content-Type), as it always was.
+      ownBody: true,
+      status: 201,
+      output: failure,
+      refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
+      handler: async (emu, { req, requestId }) => {
         const raw = await readJson(req, emu.maxBodyBytes);
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');
         const parsed = failureBody.safeParse(raw);
         if (!parsed.success) throw zodToApiError(parsed.error, raw);
         const message = parsed.data.message ?? 'injected failure (POST /_emulator/upgrades/failures)';
         worker.injectFailure(parsed.data.checklistKey, message);
-        return json(201, { checklistKey: parsed.data.checklistKey, message }, h);
-      }
-      if (m === 'GET') return json(200, { items: worker.injectedFailures }, h);
-      if (m === 'DELETE') {
+        return json(201, { checklistKey: parsed.data.checklistKey, message }, { 'X-Request-Id': requestId });
+      },
+    }),
+    route({ method: 'GET', path: `${ROOT}/failures`, summary: 'The injected failures not yet used', output: z.object({ items: z.array(failure) }), handler: () => ({ items: worker.injectedFailures }) }),
+    route({
+      method: 'DELETE',
+      path: `${ROOT}/failures`,
+      summary: 'Remove every injected failure',
+      noContent: true,
+      handler: (_emu, { requestId }) => {
         worker.clearFailures();
-        return json(204, undefined, h);
-      }
-    }
-    throw new ApiError(404, 'NOT_FOUND', `No route matches ${m} ${url.pathname}.`);
-  };
+        return json(204, undefined, { 'X-Request-Id': requestId });
+      },
+    }),
+  ];
 }

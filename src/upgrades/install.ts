@@ -5,12 +5,13 @@ import type { AppExtensions } from '../transports/http/app';
 import { resolveUpgradeOptions } from './options';
 import { UpgradeWorker } from './worker';
 import { upgradeControlRoutes } from './control';
+import { controlRouteSpec, type ControlRoute } from '../control/define';
 
 export function installUpgrades(emu: Emulator, ext?: AppExtensions): UpgradeWorker {
   const opts = resolveUpgradeOptions(emu.options.upgrades);
   const worker = new UpgradeWorker(emu, opts);
   emu.hooks.upgrades = { delayMs: opts.delayMs, queued: () => worker.kick() };
-  ext?.emulator.push(upgradeControlRoutes(emu, worker));
+  for (const r of upgradeControlRoutes(worker)) ext?.routes.push(controlRouteSpec(r as ControlRoute));
   emu.closers.push(() => worker.stop());
   worker.start();
   return worker;

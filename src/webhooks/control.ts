@@ -1,7 +1,8 @@
 // /_emulator/webhooks/* (docs/webhooks.md "Control routes"): the delivery log,
 // replay, the event list and the forward option. Emulator-only; never part of /v3.
+// Declared as control routes (control/define.ts); a wrong method is 404 here, as always.
+import { z } from 'zod';
 import type { Emulator } from '../emulator';
-import type { ExtraRoute } from '../transports/http/app';
 import { json } from '../transports/web/respond';
 import { readJson } from '../transports/web/body';
 import { ApiError, validationError } from '../errors';
@@ -9,21 +10,13 @@ import { newGuid } from '../ids';
 import { iso } from '../clock';
 import { ALL_EVENTS } from '../domain/webhooks/events';
 import { checkTargetUrl } from '../domain/webhooks/subscriptions';
+import { defineControlRoute, type ControlRoute } from '../control/define';
+import { deleteForward, deleteForwards, forwardByKey, forwards, insertForward, workspaceKeyById, workspaceKeys, type ForwardRow } from '../rows/webhook-forwards';
+import { pendingDeliveryCount } from '../rows/webhook-deliveries';
 import { getDelivery, listDeliveries, listEvents, replayDelivery } from './log';
 import type { WebhookSender } from './sender';
 
-const JSON_HEADERS = (requestId: string) => ({ 'X-Request-Id': requestId });
-
-/** --admin-token / --no-admin (../shared/EMULATOR.md "Addresses"). Answers undefined when the routes are off. */
-export function adminAllowed(emu: Emulator, req: Request): boolean | undefined {
-  if (emu.options.noAdmin) return undefined;
-  const token = emu.options.adminToken;
-  if (!token) return true;
-  if (req.headers.get('authorization') !== `Bearer ${token}`) {
-    throw new ApiError(401, 'UNAUTHORIZED', 'The /_emulator control routes need Authorization: Bearer <admin token>.');
-  }
-  return true;
-}
+export type { ForwardRow };
 
 /** A control body: JSON whatever the Content-Type (curl -d), within the body limit. */
 async function readObject(req: Request, limit: number): Promise<Record<string, unknown>> {
@@ -39,17 +32,9 @@ async function readObject(req: Request, limit: number): Promise<Record<string, u
   throw validationError('The request body is not a valid JSON object.');
 }
 
-export interface ForwardRow {
-  key: string;
-  workspace_id: number;
-  target_url: string;
-  source: string | null;
-  created_at: number;
-}
-
 const forwardView = (db: Emulator['db'], r: ForwardRow) => ({
   id: r.key,
-  workspace: db.prepare<[number], { key: string }>('SELECT key FROM workspaces WHERE id = ?').get(r.workspace_id)?.key,
+  workspace: workspaceKeyById(db, r.workspace_id),
   targetUrl: r.target_url,
   source: r.source ?? undefined,
   createdDateTime: iso(r.created_at),
@@ -58,7 +43,7 @@ const forwardView = (db: Emulator['db'], r: ForwardRow) => ({
 /** Forwards every event of the workspaces (all when none named) to `url`; returns the new rows. */
 export function addForward(emu: Emulator, url: string, workspaceKey: string | undefined, source: string): ForwardRow[] {
   const db = emu.db;
-  const wss = db.prepare<[], { id: number; key: string }>('SELECT id, key FROM workspaces ORDER BY id').all().filter((w) => !workspaceKey || w.key.toLowerCase() === workspaceKey.toLowerCase());
+  const wss = workspaceKeys(db).filter((w) => !workspaceKey || w.key.toLowerCase() === workspaceKey.toLowerCase());
   if (workspaceKey && wss.length === 0) throw new ApiError(404, 'WORKSPACE_NOT_FOUND', `No workspace ${workspaceKey}.`);
   const now = emu.clock.now();
   const keys: string[] = [];
@@ -66,96 +51,167 @@ export function addForward(emu: Emulator, url: string, workspaceKey: string | un
     for (const w of wss) {
       const key = newGuid();
       keys.push(key);
-      db.prepare("INSERT INTO webhooks (key, workspace_id, api, source, event_type, target_url, scope_type, created_at) VALUES (?, ?, 'emulator', ?, ?, ?, 'Workspace', ?)").run(
-        key,
-        w.id,
-        source,
-        ALL_EVENTS,
-        url,
-        now,
-      );
+      insertForward(db, { key, workspaceId: w.id, source, eventType: ALL_EVENTS, targetUrl: url, createdAt: now });
     }
   })();
-  return keys.map((k) => db.prepare<[string], ForwardRow>('SELECT * FROM webhooks WHERE key = ?').get(k)!);
+  return keys.map((k) => forwardByKey(db, k)!);
 }
 
 /** The sender's state: paused or not, requests in flight, deliveries pending. */
 export function senderState(emu: Emulator, sender: WebhookSender) {
-  const pending = emu.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'").get()!.n;
-  return { paused: sender.isPaused, inFlight: sender.inFlightCount, pendingDeliveries: pending };
+  return { paused: sender.isPaused, inFlight: sender.inFlightCount, pendingDeliveries: pendingDeliveryCount(emu.db) };
 }
 
-export function controlRoutes(emu: Emulator, sender: WebhookSender): ExtraRoute {
-  return async (req, info) => {
-    const url = new URL(req.url);
-    const path = url.pathname.replace(/\/+$/, '');
-    if (!path.startsWith('/_emulator/webhooks')) return undefined;
-    if (!adminAllowed(emu, req)) return undefined;
-    const db = emu.db;
-    const h = JSON_HEADERS(info.requestId);
-    const q = url.searchParams;
-    const m = req.method;
-    let match: RegExpExecArray | null;
+const ROOT = '/_emulator/webhooks';
+const filter = (description: string) => ({ description, schema: { type: 'string' } });
+const some = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+const deliveryNotFound = (id: string) => new ApiError(404, 'DELIVERY_NOT_FOUND', `No delivery ${id}.`);
 
-    if (path === '/_emulator/webhooks/deliveries' && m === 'GET') {
-      const limit = q.get('limit');
-      if (limit !== null && !/^\d+$/.test(limit)) throw validationError('limit must be a whole number from 1 to 1000.', 'limit');
-      const items = listDeliveries(db, {
-        status: q.get('status') ?? undefined,
-        eventType: q.get('eventType') ?? undefined,
-        subscription: q.get('subscription') ?? undefined,
-        workspace: q.get('workspace') ?? undefined,
-        event: q.get('event') ?? undefined,
-        limit: limit === null ? undefined : Number(limit),
-      });
-      return json(200, { items }, h);
-    }
-    if ((match = /^\/_emulator\/webhooks\/deliveries\/([^/]+)$/.exec(path)) && m === 'GET') {
-      const d = getDelivery(db, decodeURIComponent(match[1]));
-      if (!d) throw new ApiError(404, 'DELIVERY_NOT_FOUND', `No delivery ${match[1]}.`);
-      return json(200, d, h);
-    }
-    if ((match = /^\/_emulator\/webhooks\/deliveries\/([^/]+)\/replay$/.exec(path)) && m === 'POST') {
-      const fresh = replayDelivery(db, decodeURIComponent(match[1]), emu.clock.now());
-      if (!fresh) throw new ApiError(404, 'DELIVERY_NOT_FOUND', `No delivery ${match[1]}.`);
-      sender.kick();
-      return json(202, getDelivery(db, fresh), h);
-    }
-    if (path === '/_emulator/webhooks/sender' && m === 'GET') return json(200, senderState(emu, sender), h);
-    if (path === '/_emulator/webhooks/pause' && m === 'POST') {
-      sender.pause();
-      return json(200, senderState(emu, sender), h);
-    }
-    if (path === '/_emulator/webhooks/resume' && m === 'POST') {
-      sender.resume();
-      return json(200, senderState(emu, sender), h);
-    }
-    if (path === '/_emulator/webhooks/events' && m === 'GET') {
-      return json(200, { items: listEvents(db, { workspace: q.get('workspace') ?? undefined, eventType: q.get('eventType') ?? undefined }) }, h);
-    }
-    if (path === '/_emulator/webhooks/forward') {
-      if (m === 'GET') {
-        const rows = db.prepare<[], ForwardRow>("SELECT * FROM webhooks WHERE api = 'emulator' ORDER BY id").all();
-        return json(200, { items: rows.map((r) => forwardView(db, r)) }, h);
-      }
-      if (m === 'POST') {
+const senderOutput = z.object({ paused: z.boolean(), inFlight: z.number().int(), pendingDeliveries: z.number().int() });
+const delivery = z.object({
+  id: z.string(),
+  status: z.string(),
+  workspace: z.string(),
+  event: z.object({ id: z.string(), type: z.string(), state: z.string(), createdDateTime: z.string().optional(), dropReason: z.string().optional() }),
+  subscription: z.object({ id: z.string(), api: z.string(), eventType: z.string(), scope: z.object({ type: z.string(), key: z.string().optional() }), hasSecret: z.boolean() }).optional(),
+  targetUrl: z.string(),
+  attempts: z.number().int(),
+  nextAttemptDateTime: z.string().optional(),
+  lastResponseStatus: z.number().int().optional(),
+  lastError: z.string().optional(),
+  lastResponseBody: z.string().optional(),
+  request: z.object({ method: z.literal('POST'), url: z.string(), headers: z.record(z.string(), z.string()).optional(), body: z.string().optional() }),
+  attemptLog: z.array(z.object({ dateTime: z.string().optional(), responseStatus: z.number().int().optional(), error: z.string().optional(), durationMs: z.number() })),
+  replayOf: z.string().optional(),
+  createdDateTime: z.string().optional(),
+  deliveredDateTime: z.string().optional(),
+});
+const event = z.object({
+  id: z.string(),
+  type: z.string(),
+  workspace: z.string(),
+  state: z.string(),
+  dropReason: z.string().optional(),
+  subject: z.unknown().optional(),
+  body: z.string().optional(),
+  deliveries: z.number().int(),
+  createdDateTime: z.string().optional(),
+  processedDateTime: z.string().optional(),
+});
+const forward = z.object({ id: z.string(), workspace: z.string().optional(), targetUrl: z.string(), source: z.string().optional(), createdDateTime: z.string().optional() });
+
+/** The webhook control routes of one emulator's sender. */
+export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
+  const route = <B>(r: ControlRoute<B>) => defineControlRoute<B>({ ...r, wrongMethod: 'not-found' });
+  const senderRoute = (path: string, summary: string, act: () => void) =>
+    route({ method: 'POST', path, summary, output: senderOutput, handler: (emu) => (act(), senderState(emu, sender)) });
+  return [
+    route({
+      method: 'GET',
+      path: `${ROOT}/deliveries`,
+      summary: 'The delivery log, newest first',
+      query: {
+        status: filter('Only deliveries in this status.'),
+        eventType: filter('Only deliveries of this event type.'),
+        subscription: filter('Only deliveries of this subscription (its id).'),
+        workspace: filter('Only deliveries of this workspace (its key).'),
+        event: filter('Only deliveries of this event (its id).'),
+        limit: { description: 'How many, 1 to 1000 (default 100).', schema: { type: 'integer', minimum: 1 } },
+      },
+      output: some(delivery),
+      refusals: { 400: ['VALIDATION_ERROR'] },
+      handler: (emu, { url }) => {
+        const q = url.searchParams;
+        const limit = q.get('limit');
+        if (limit !== null && !/^\d+$/.test(limit)) throw validationError('limit must be a whole number from 1 to 1000.', 'limit');
+        return {
+          items: listDeliveries(emu.db, {
+            status: q.get('status') ?? undefined,
+            eventType: q.get('eventType') ?? undefined,
+            subscription: q.get('subscription') ?? undefined,
+            workspace: q.get('workspace') ?? undefined,
+            event: q.get('event') ?? undefined,
+            limit: limit === null ? undefined : Number(limit),
+          }),
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: `${ROOT}/deliveries/:id`,
+      summary: 'One delivery',
+      output: delivery,
+      refusals: { 404: ['DELIVERY_NOT_FOUND'] },
+      handler: (emu, { params }) => {
+        const d = getDelivery(emu.db, decodeURIComponent(params.id));
+        if (!d) throw deliveryNotFound(params.id);
+        return d;
+      },
+    }),
+    route({
+      method: 'POST',
+      path: `${ROOT}/deliveries/:id/replay`,
+      summary: 'Send a delivery again: a new delivery of the same event, due now',
+      status: 202,
+      output: delivery,
+      refusals: { 404: ['DELIVERY_NOT_FOUND'] },
+      handler: (emu, { params, requestId }) => {
+        const fresh = replayDelivery(emu.db, decodeURIComponent(params.id), emu.clock.now());
+        if (!fresh) throw deliveryNotFound(params.id);
+        sender.kick();
+        return json(202, getDelivery(emu.db, fresh), { 'X-Request-Id': requestId });
+      },
+    }),
+    route({ method: 'GET', path: `${ROOT}/sender`, summary: "The sender's state", output: senderOutput, handler: (emu) => senderState(emu, sender) }),
+    senderRoute(`${ROOT}/pause`, 'Pause the sender (deliveries wait)', () => sender.pause()),
+    senderRoute(`${ROOT}/resume`, 'Resume the sender', () => sender.resume()),
+    route({
+      method: 'GET',
+      path: `${ROOT}/events`,
+      summary: 'The events recorded, newest first',
+      query: { workspace: filter('Only events of this workspace (its key).'), eventType: filter('Only events of this type.') },
+      output: some(event),
+      handler: (emu, { url }) => ({ items: listEvents(emu.db, { workspace: url.searchParams.get('workspace') ?? undefined, eventType: url.searchParams.get('eventType') ?? undefined }) }),
+    }),
+    route({ method: 'GET', path: `${ROOT}/forward`, summary: 'The event forwards', output: some(forward), handler: (emu) => ({ items: forwards(emu.db).map((r) => forwardView(emu.db, r)) }) }),
+    route({
+      method: 'POST',
+      path: `${ROOT}/forward`,
+      summary: 'Forward every event of a workspace (all when none named) to a URL',
+      body: z.object({ targetUrl: z.string().describe('An absolute http or https URL.'), workspace: z.string().optional().describe('A workspace key (teamId); all when absent.') }),
+      ownBody: true,
+      status: 201,
+      output: some(forward),
+      refusals: { 400: ['VALIDATION_ERROR'], 404: ['WORKSPACE_NOT_FOUND'], 413: ['PAYLOAD_TOO_LARGE'] },
+      handler: async (emu, { req, requestId }) => {
         const body = await readObject(req, emu.maxBodyBytes);
         if (typeof body.targetUrl !== 'string') throw validationError('targetUrl is required: an absolute http or https URL.', 'targetUrl');
         checkTargetUrl(body.targetUrl, 'targetUrl');
         if (body.workspace !== undefined && typeof body.workspace !== 'string') throw validationError('workspace must be a workspace key (teamId).', 'workspace');
         const rows = addForward(emu, body.targetUrl, body.workspace as string | undefined, 'control route');
-        return json(201, { items: rows.map((r) => forwardView(db, r)) }, h);
-      }
-      if (m === 'DELETE') {
-        db.prepare("DELETE FROM webhooks WHERE api = 'emulator'").run();
-        return json(204, undefined, h);
-      }
-    }
-    if ((match = /^\/_emulator\/webhooks\/forward\/([^/]+)$/.exec(path)) && m === 'DELETE') {
-      const r = db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND key = ?").run(decodeURIComponent(match[1]));
-      if (r.changes === 0) throw new ApiError(404, 'FORWARD_NOT_FOUND', `No forward ${match[1]}.`);
-      return json(204, undefined, h);
-    }
-    throw new ApiError(404, 'NOT_FOUND', `No route matches ${m} ${url.pathname}.`);
-  };
+        return json(201, { items: rows.map((r) => forwardView(emu.db, r)) }, { 'X-Request-Id': requestId });
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: `${ROOT}/forward`,
+      summary: 'Remove every event forward',
+      noContent: true,
+      handler: (emu, { requestId }) => {
+        deleteForwards(emu.db);
+        return json(204, undefined, { 'X-Request-Id': requestId });
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: `${ROOT}/forward/:id`,
+      summary: 'Remove one event forward',
+      noContent: true,
+      refusals: { 404: ['FORWARD_NOT_FOUND'] },
+      handler: (emu, { params, requestId }) => {
+        if (!deleteForward(emu.db, decodeURIComponent(params.id))) throw new ApiError(404, 'FORWARD_NOT_FOUND', `No forward ${params.id}.`);
+        return json(204, undefined, { 'X-Request-Id': requestId });
+      },
+    }),
+  ];
 }

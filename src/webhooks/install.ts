@@ -5,7 +5,9 @@ import type { AppExtensions } from '../transports/http/app';
 import { recordEvent } from '../domain/webhooks/outbox';
 import { resolveOptions } from './options';
 import { WebhookSender } from './sender';
-import { addForward, controlRoutes } from './control';
+import { addForward, webhookControlRoutes } from './control';
+import { controlRouteSpec, type ControlRoute } from '../control/define';
+import { deleteForwardsFrom } from '../rows/webhook-forwards';
 
 const senders = new WeakMap<Emulator, WebhookSender>();
 
@@ -31,12 +33,12 @@ export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSend
     sender.kick();
   };
   // The forward set on the command line replaces the one of the previous start.
-  emu.db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(CLI_FORWARD);
+  deleteForwardsFrom(emu.db, CLI_FORWARD);
   if (opts.forwardEvents) {
     if (!/^https?:\/\/[^/]/i.test(opts.forwardEvents)) throw new Error(`--forward-events needs an absolute http or https URL, not '${opts.forwardEvents}'.`);
     addForward(emu, opts.forwardEvents, undefined, CLI_FORWARD);
   }
-  ext?.emulator.push(controlRoutes(emu, sender));
+  for (const r of webhookControlRoutes(sender)) ext?.routes.push(controlRouteSpec(r as ControlRoute));
   emu.closers.push(() => sender.stop());
   sender.start();
   return sender;

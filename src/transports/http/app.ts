@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-// The fetch-shaped core of one regional address: /v3 (REST), /mcp, /_emulator,
-// /api (legacy). The node:http adapter lives in server.ts.
+// The fetch-shaped core of one regional address: every route family, matched by the one
+// route table (route-table.ts). The node:http adapter lives in server.ts.
 import { ApiError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
@@ -8,12 +8,10 @@ import type { CallInfo } from '../../pipeline';
 import { restHandler } from './rest';
 import { errorResponse, json, JSON_TYPE } from '../web/respond';
 import { callInfoFrom, headerValue } from './call-info';
-import { RouteTable, type RouteFamily, type RouteSpec } from './route-table';
+import { RouteTable, type RouteSpec } from './route-table';
 import type { EdgeFacts, EdgePolicy } from './origin';
 import { openApiDocument } from '../../openapi';
 import { withJournal, type JournalMark } from '../../platform/journal';
-
-export type ExtraRoute = (req: Request, info: CallInfo, emu: Emulator) => Promise<Response | undefined> | Response | undefined;
 
 /**
  * A handler of the request chain: what crosses every request (the Host and Origin check,
@@ -44,31 +42,23 @@ export function guardOf(chain: ChainHandler[]): (facts: EdgeFacts, policy: EdgeP
   };
 }
 
-/** Prefix handlers other areas register (control routes, legacy API). */
+/** What areas other than the v3 operations add to an address. */
 export interface AppExtensions {
   /** The request chain, in order (src/edge.ts). */
   chain: ChainHandler[];
-  /** Routes declared as data (the control routes): matched, listed and documented like the v3 ones. */
+  /**
+   * Every other family's routes, declared as data: control routes, the legacy API, the
+   * console's pages and API family, file downloads. Matched, listed and refused (404/405)
+   * by the one table like the v3 ones.
+   */
   routes: RouteSpec[];
-  /** Handlers for /_emulator/* (control routes, webhook deliveries): first answer wins. */
-  emulator: ExtraRoute[];
-  /** Handlers for /api/* (legacy v1/v2). */
-  legacy: ExtraRoute[];
-  /** Handlers for anything else outside /v3 and /mcp (file downloads, share pages). */
-  other: ExtraRoute[];
 }
 
-export const emptyExtensions = (): AppExtensions => ({ chain: [], routes: [], emulator: [], legacy: [], other: [] });
-
-const CONTROL = /^\/_emulator/;
-// Legacy paths match case-insensitively, their /api prefix too (docs/legacy.md).
-const LEGACY = /^\/api\//i;
-/** What no family above claims: file downloads, the console's pages. */
-const OTHER = /^(?!\/v3(\/|$)|\/mcp\/?$|\/_emulator|\/[aA][pP][iI]\/)/;
+export const emptyExtensions = (): AppExtensions => ({ chain: [], routes: [] });
 
 /**
- * The address's one route table: v3 operations and the OpenAPI document, MCP, the
- * routes extensions declare, then the prefixes extensions answer under themselves.
+ * The address's one route table: v3 operations and the OpenAPI document, MCP, then the
+ * routes extensions declare; the legacy API's most literal first (docs/legacy.md).
  */
 export function buildRouteTable(emu: Emulator, ext: AppExtensions): RouteTable {
   const table = new RouteTable();
@@ -91,25 +81,18 @@ export function buildRouteTable(emu: Emulator, ext: AppExtensions): RouteTable {
     family: 'mcp',
     handler: async (req, { emu: e, info }) => (await import('../mcp/http')).handleMcpHttp(e, req, { ...info, transport: 'mcp' }),
   });
-  for (const r of ext.routes) table.add(r);
-  const prefix = (list: ExtraRoute[], regex: RegExp, family: RouteFamily, path: string) => {
-    for (const r of list) table.add({ method: '*', path, regex, family, handler: (req, { info, emu: e }) => r(req, info, e) });
-  };
-  prefix(ext.emulator, CONTROL, 'control', '/_emulator/*');
-  prefix(ext.legacy, LEGACY, 'legacy', '/api/*');
-  prefix(ext.other, OTHER, 'console', '/*');
+  for (const r of ext.routes) if (r.family !== 'legacy') table.add(r);
+  table.addRanked(ext.routes.filter((r) => r.family === 'legacy'));
   return table;
 }
 
-/** 405 when a declared route of the path's family takes another method; otherwise 404. */
-function unrouted(table: RouteTable, method: string, path: string): ApiError {
-  for (const family of ['v3', 'control'] as const) {
-    const allowed = table.allowed(path, family);
-    if (allowed.length === 0) continue;
-    const shown = family === 'control' ? path.replace(/\/+$/, '') : path;
-    return new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${shown}. Allowed: ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
-  }
-  return new ApiError(404, 'NOT_FOUND', `No route matches ${method} ${path}.`);
+/** No route answered: 405 in the shape of the path's family when it takes other methods there; otherwise 404. */
+function unrouted(table: RouteTable, method: string, path: string, info: CallInfo): Response {
+  const u = table.unrouted(method, path);
+  if (!u) throw new ApiError(404, 'NOT_FOUND', `No route matches ${method} ${path}.`);
+  if (u.route.refuseMethod) return u.route.refuseMethod(method, path, u.allowed, info);
+  const shown = u.route.family === 'control' ? path.replace(/\/+$/, '') : path;
+  throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${shown}. Allowed: ${u.allowed.join(', ')}.`, {}, { Allow: u.allowed.join(', ') });
 }
 
 export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = emptyExtensions(), table = buildRouteTable(emu, ext)) {
@@ -123,12 +106,12 @@ export function createFetch(emu: Emulator, region: Region, ext: AppExtensions = 
         if (answer) return answer;
       }
       for (const { route, params } of table.matches(req.method, path)) {
-        const res = await route.handler(req, { emu, info, params });
+        const res = await route.handler(req, { emu, info, params, table });
         // A control write (reset, import, a member's default view...) may change any workspace's data.
         if (res && route.family === 'control' && req.method !== 'GET' && req.method !== 'HEAD' && res.ok) emu.changes.everything();
         if (res) return res;
       }
-      throw unrouted(table, req.method, path);
+      return unrouted(table, req.method, path, info);
     } catch (e) {
       return errorResponse(e, info.requestId, {}, emu.log);
     }

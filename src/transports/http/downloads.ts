@@ -1,8 +1,7 @@
 // GET /files/{token}: the HTTP side of a file download (the domain finds the file:
 // src/domain/tasks/stored-file.ts). Served as an attachment with a content type that
 // a browser will not run (docs/tasks.md).
-import type { Emulator } from '../../emulator';
-import type { ExtraRoute } from './app';
+import type { RouteSpec } from './route-table';
 import { errorResponse } from '../web/respond';
 import { ApiError } from '../../errors';
 import { fileByToken } from '../../domain/tasks/stored-file';
@@ -28,25 +27,30 @@ export function contentDisposition(stored: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export const fileDownloadRoute: ExtraRoute = (req, info, emu: Emulator) => {
-  const m = /^\/files\/([0-9a-f]{16,128})\/?$/.exec(new URL(req.url).pathname);
-  if (!m) return undefined;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on a file download. Allowed: GET.`, {}, { Allow: 'GET' }), info.requestId, {});
-  }
-  const f = fileByToken(emu.db, m[1], info.region);
-  if (!f) {
-    return errorResponse(new ApiError(404, 'FILE_NOT_FOUND', 'No file is stored at this address (it may have been removed).'), info.requestId, {});
-  }
-  return new Response(req.method === 'HEAD' ? null : new Uint8Array(f.data), {
-    status: 200,
-    headers: {
-      'Content-Type': safeContentType(f.contentType),
-      'Content-Disposition': contentDisposition(f.name),
-      'Content-Length': String(f.data.length),
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'private, no-store',
-      'X-Request-Id': info.requestId,
-    },
-  });
+/** GET (and HEAD) /files/{token}: a route of the one table, with its own 405. */
+export const fileDownloadRoute: RouteSpec = {
+  method: 'GET',
+  head: true,
+  path: '/files/:token',
+  regex: /^\/files\/(?<token>[0-9a-f]{16,128})\/?$/,
+  family: 'files',
+  refuseMethod: (method, _path, _allowed, info) =>
+    errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on a file download. Allowed: GET.`, {}, { Allow: 'GET' }), info.requestId, {}),
+  handler: (req, { emu, info, params }) => {
+    const f = fileByToken(emu.db, params.token, info.region);
+    if (!f) {
+      return errorResponse(new ApiError(404, 'FILE_NOT_FOUND', 'No file is stored at this address (it may have been removed).'), info.requestId, {});
+    }
+    return new Response(req.method === 'HEAD' ? null : new Uint8Array(f.data), {
+      status: 200,
+      headers: {
+        'Content-Type': safeContentType(f.contentType),
+        'Content-Disposition': contentDisposition(f.name),
+        'Content-Length': String(f.data.length),
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'private, no-store',
+        'X-Request-Id': info.requestId,
+      },
+    });
+  },
 };
