@@ -101,3 +101,5 @@ export const groupInWorkspace = (db: Db, workspaceId: number, id: number): Group
 /** A group's members, not removed nor anonymous (any order). */
 export const membersOfGroup = (db: Db, groupId: number): MemberRow[] =>
   db.prepare<[number], MemberRow>('SELECT m.* FROM group_members gm JOIN members m ON m.id = gm.member_id WHERE gm.group_id = ? AND m.is_removed = 0 AND m.is_anonymous = 0').all(groupId);
+
+export const workspaceById = (db: Db, id: number): WorkspaceRow | undefined => db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(id);

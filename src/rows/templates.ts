@@ -95,3 +95,7 @@ export function insertVersionRow(db: Db, v: TemplateVersionRow): void {
 
 export const setLatestVersion = (db: Db, templateId: number, version: number): void => void db.prepare('UPDATE templates SET latest_version = ? WHERE id = ?').run(version, templateId);
 export const setTemplateArchivedFlag = (db: Db, templateId: number, archived: boolean): void => void db.prepare('UPDATE templates SET is_archived = ? WHERE id = ?').run(archived ? 1 : 0, templateId);
+
+/** The document of every version of every template of a workspace. */
+export const allVersionDocumentTexts = (db: Db, workspaceId: number): string[] =>
+  db.prepare<[number], { document: string }>('SELECT v.document FROM template_versions v JOIN templates t ON t.id = v.template_id WHERE t.workspace_id = ?').all(workspaceId).map((r) => r.document);

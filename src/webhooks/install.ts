@@ -6,6 +6,7 @@ import { recordEvent } from '../domain/webhooks/outbox';
 import { resolveOptions } from './options';
 import { WebhookSender } from './sender';
 import { addForward, controlRoutes } from './control';
+import { deleteForwardsFrom } from '../rows/webhooks';
 
 const senders = new WeakMap<Emulator, WebhookSender>();
 
@@ -31,7 +32,7 @@ export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSend
     sender.kick();
   };
   // The forward set on the command line replaces the one of the previous start.
-  emu.db.prepare("DELETE FROM webhooks WHERE api = 'emulator' AND source = ?").run(CLI_FORWARD);
+  deleteForwardsFrom(emu.db, CLI_FORWARD);
   if (opts.forwardEvents) {
     if (!/^https?:\/\/[^/]/i.test(opts.forwardEvents)) throw new Error(`--forward-events needs an absolute http or https URL, not '${opts.forwardEvents}'.`);
     addForward(emu, opts.forwardEvents, undefined, CLI_FORWARD);
