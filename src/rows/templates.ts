@@ -99,3 +99,22 @@ export const setTemplateArchivedFlag = (db: Db, templateId: number, archived: bo
 /** The document of every version of every template of a workspace. */
 export const allVersionDocumentTexts = (db: Db, workspaceId: number): string[] =>
   db.prepare<[number], { document: string }>('SELECT v.document FROM template_versions v JOIN templates t ON t.id = v.template_id WHERE t.workspace_id = ?').all(workspaceId).map((r) => r.document);
+
+/** Latest-version documents of a workspace's templates whose text holds `needle` (any case): a key search narrowed before parsing. */
+export const latestDocumentsHolding = (db: Db, workspaceId: number, needle: string): string[] =>
+  db
+    .prepare<[number, string], { document: string }>(
+      `SELECT v.document FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
+        WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
+    )
+    .all(workspaceId, needle)
+    .map((r) => r.document);
+
+/** Every version (any template of the workspace) whose document text holds `needle` (any case). */
+export const versionsHolding = (db: Db, workspaceId: number, needle: string): { template_id: number; version: number; document: string }[] =>
+  db
+    .prepare<[number, string], { template_id: number; version: number; document: string }>(
+      `SELECT v.template_id, v.version, v.document FROM template_versions v JOIN templates t ON t.id = v.template_id
+        WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
+    )
+    .all(workspaceId, needle);
