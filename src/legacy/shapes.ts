@@ -7,6 +7,7 @@ import { iso } from '../clock';
 import { checklistUrl } from '../domain/urls';
 import { checklistTemplateRef, type ChecklistRow } from '../domain/checklist-lookup';
 import { memberById, fullName } from '../rows/people';
+import { tagsOf } from '../rows/tags';
 import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
@@ -127,11 +128,7 @@ export function legacyComments(ctx: Ctx, taskId: number) {
 }
 
 export function legacyTaskTags(ctx: Ctx, taskId: number) {
-  return ctx.db
-    .prepare<[number], { key: string; name: string }>(
-      "SELECT t.key, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = 'task' AND a.target_id = ? ORDER BY t.name COLLATE NOCASE, t.id",
-    )
-    .all(taskId);
+  return tagsOf(ctx.db, 'task', taskId);
 }
 
 /** The full legacy task: status, dates, checklist and template, controls with values, assignees, comments, tags. */

@@ -90,3 +90,27 @@ export function workspaceByKey(db: Db, key: string): WorkspaceRow | undefined {
 
 /** Whether the database holds any workspace (a seeded database). */
 export const hasWorkspaces = (db: Db): boolean => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM workspaces').get()!.n > 0;
+
+/** Members a workspace lists: not anonymous, not removed (active or not). */
+export const membersOfWorkspace = (db: Db, workspaceId: number): MemberRow[] =>
+  db.prepare<[number], MemberRow>('SELECT * FROM members WHERE workspace_id = ? AND is_anonymous = 0 AND is_removed = 0').all(workspaceId);
+
+/** A listed member (not anonymous, not removed) of the workspace. */
+export const listedMember = (db: Db, workspaceId: number, id: number): MemberRow | undefined =>
+  db.prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0 AND is_removed = 0').get(id, workspaceId);
+
+/** Whether a member (anonymous included, not removed) belongs to the workspace. */
+export const memberInWorkspace = (db: Db, workspaceId: number, id: number): boolean =>
+  db.prepare<[number, number], { id: number }>('SELECT id FROM members WHERE id = ? AND workspace_id = ? AND is_removed = 0').get(id, workspaceId) !== undefined;
+
+export const groupsOfWorkspace = (db: Db, workspaceId: number): GroupRow[] => db.prepare<[number], GroupRow>('SELECT * FROM groups WHERE workspace_id = ?').all(workspaceId);
+
+/** A group by row id (any workspace: callers hold ids already scoped to theirs). */
+export const groupById = (db: Db, id: number): GroupRow | undefined => db.prepare<[number], GroupRow>('SELECT * FROM groups WHERE id = ?').get(id);
+
+export const groupInWorkspace = (db: Db, workspaceId: number, id: number): GroupRow | undefined =>
+  db.prepare<[number, number], GroupRow>('SELECT * FROM groups WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+
+/** A group's members, not removed nor anonymous (any order). */
+export const membersOfGroup = (db: Db, groupId: number): MemberRow[] =>
+  db.prepare<[number], MemberRow>('SELECT m.* FROM group_members gm JOIN members m ON m.id = gm.member_id WHERE gm.group_id = ? AND m.is_removed = 0 AND m.is_anonymous = 0').all(groupId);

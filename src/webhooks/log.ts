@@ -2,10 +2,9 @@
 import type { Db } from '../store/open';
 import { iso } from '../clock';
 import { newGuid } from '../ids';
-import type { DeliveryRow } from './sender';
-import type { EventRow } from './payloads/build';
-import type { WebhookRow } from '../domain/webhooks/subscriptions';
 import { scopeOf } from '../domain/webhooks/subscriptions';
+import { webhookById } from '../rows/webhooks';
+import { deliveryById, deliveryByKey, eventById, insertDelivery, loggedDeliveries, loggedDelivery, loggedEvents, reopenEvent, type LoggedDelivery } from '../rows/webhook-events';
 
 export interface DeliveryFilter {
   status?: string;
@@ -16,34 +15,21 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-type Joined = DeliveryRow & { e_key: string; e_type: string; e_state: string; e_body: string | null; e_created: number; e_drop: string | null; ws_key: string };
-
-const SELECT = `SELECT d.*, e.key AS e_key, e.event_type AS e_type, e.state AS e_state, e.body AS e_body, e.created_at AS e_created, e.drop_reason AS e_drop, ws.key AS ws_key
-  FROM deliveries d JOIN events e ON e.id = d.event_id JOIN workspaces ws ON ws.id = e.workspace_id`;
+/** How many rows a log page holds: 100 unless asked, 1 to 1,000. */
+const limitOf = (limit: number | undefined) => Math.min(Math.max(limit ?? 100, 1), 1000);
 
 export function listDeliveries(db: Db, f: DeliveryFilter) {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (f.status) { where.push('d.status = ?'); args.push(f.status); }
-  if (f.eventType) { where.push('e.event_type = ?'); args.push(f.eventType); }
-  if (f.event) { where.push('e.key = ?'); args.push(f.event); }
-  if (f.workspace) { where.push('ws.key = ?'); args.push(f.workspace); }
-  if (f.subscription) { where.push('d.webhook_id = (SELECT id FROM webhooks WHERE key = ?)'); args.push(f.subscription); }
-  const sql = `${SELECT} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY d.id DESC LIMIT ?`;
-  return db
-    .prepare(sql)
-    .all(...args, Math.min(Math.max(f.limit ?? 100, 1), 1000))
-    .map((r) => deliveryView(db, r as Joined));
+  return loggedDeliveries(db, f, limitOf(f.limit)).map((r) => deliveryView(db, r));
 }
 
 export function getDelivery(db: Db, key: string) {
-  const r = db.prepare(`${SELECT} WHERE d.key = ?`).get(key) as Joined | undefined;
+  const r = loggedDelivery(db, key);
   return r ? deliveryView(db, r) : undefined;
 }
 
-function deliveryView(db: Db, r: Joined) {
-  const w = r.webhook_id === null ? undefined : db.prepare<[number], WebhookRow>('SELECT * FROM webhooks WHERE id = ?').get(r.webhook_id);
-  const replayOf = r.replay_of === null ? undefined : db.prepare<[number], { key: string }>('SELECT key FROM deliveries WHERE id = ?').get(r.replay_of)?.key;
+function deliveryView(db: Db, r: LoggedDelivery) {
+  const w = r.webhook_id === null ? undefined : webhookById(db, r.webhook_id);
+  const replayOf = r.replay_of === null ? undefined : deliveryById(db, r.replay_of)?.key;
   return {
     id: r.key,
     status: r.status,
@@ -71,38 +57,20 @@ function deliveryView(db: Db, r: Joined) {
 
 /** A new delivery of the same event (same body) to the same target, due now. */
 export function replayDelivery(db: Db, key: string, now: number): string | undefined {
-  const d = db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE key = ?').get(key);
+  const d = deliveryByKey(db, key);
   if (!d) return undefined;
-  const e = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(d.event_id)!;
+  const e = eventById(db, d.event_id)!;
   const fresh = newGuid();
   db.transaction(() => {
     // A dropped event was never built: a replay builds it from the state as it is now.
-    if (e.state === 'dropped') db.prepare("UPDATE events SET state = 'pending', drop_reason = NULL WHERE id = ?").run(e.id);
-    db.prepare('INSERT INTO deliveries (key, event_id, webhook_id, target_url, next_attempt_at, replay_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      fresh,
-      d.event_id,
-      d.webhook_id,
-      d.target_url,
-      now,
-      d.id,
-      now,
-    );
+    if (e.state === 'dropped') reopenEvent(db, e.id);
+    insertDelivery(db, { key: fresh, event_id: d.event_id, webhook_id: d.webhook_id, target_url: d.target_url, next_attempt_at: now, replay_of: d.id, created_at: now });
   })();
   return fresh;
 }
 
 export function listEvents(db: Db, f: { workspace?: string; eventType?: string; limit?: number }) {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  if (f.workspace) { where.push('ws.key = ?'); args.push(f.workspace); }
-  if (f.eventType) { where.push('e.event_type = ?'); args.push(f.eventType); }
-  const rows = db
-    .prepare(
-      `SELECT e.*, ws.key AS ws_key, (SELECT COUNT(*) FROM deliveries d WHERE d.event_id = e.id) AS n FROM events e JOIN workspaces ws ON ws.id = e.workspace_id
-        ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY e.id DESC LIMIT ?`,
-    )
-    .all(...args, Math.min(Math.max(f.limit ?? 100, 1), 1000)) as (EventRow & { ws_key: string; n: number })[];
-  return rows.map((e) => ({
+  return loggedEvents(db, f, limitOf(f.limit)).map((e) => ({
     id: e.key,
     type: e.event_type,
     workspace: e.ws_key,

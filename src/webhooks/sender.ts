@@ -11,25 +11,11 @@ import type { Emulator } from '../emulator';
 import type { Region } from '../context';
 import { backoffMs, type ResolvedWebhookOptions } from './options';
 import { buildEvent, type EventRow } from './payloads/build';
+import { deliveryById, dropPendingDeliveries, dueDeliveries, eventById, markEventBuilt, markEventDropped, recordAttempt, type DeliveryRow } from '../rows/webhook-events';
+import { webhookById } from '../rows/webhooks';
+import { workspaceById } from '../rows/people';
 
-export interface DeliveryRow {
-  id: number;
-  key: string;
-  event_id: number;
-  webhook_id: number | null;
-  target_url: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_response: string | null;
-  headers: string | null;
-  attempt_log: string;
-  replay_of: number | null;
-  created_at: number;
-  delivered_at: number | null;
-}
+export type { DeliveryRow };
 
 export interface AttemptResult {
   status?: number;
@@ -113,7 +99,7 @@ export class WebhookSender extends ClockWorker {
   }
 
   private urls(workspaceId: number) {
-    const region = (this.emu.db.prepare<[number], { region: Region }>('SELECT region FROM workspaces WHERE id = ?').get(workspaceId)?.region ?? 'US') as Region;
+    const region: Region = workspaceById(this.emu.db, workspaceId)?.region ?? 'US';
     return { appUrl: this.emu.baseUrls[region] };
   }
 
@@ -122,9 +108,7 @@ export class WebhookSender extends ClockWorker {
     const room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return;
     const now = this.emu.clock.now();
-    const due = this.emu.db
-      .prepare<[number, number], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
-      .all(now, room + this.inFlight.size)
+    const due = dueDeliveries(this.emu.db, now, room + this.inFlight.size)
       .filter((d) => !this.inFlight.has(d.id))
       .slice(0, room);
     for (const d of due) {
@@ -147,17 +131,17 @@ export class WebhookSender extends ClockWorker {
   private processEvent(eventId: number): EventRow {
     const db = this.emu.db;
     return db.transaction(() => {
-      const e = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(eventId)!;
+      const e = eventById(db, eventId)!;
       if (e.state !== 'pending') return e;
       const built = buildEvent(db, this.urls(e.workspace_id), e);
       const now = this.emu.clock.now();
       if ('drop' in built) {
-        db.prepare("UPDATE events SET state = 'dropped', drop_reason = ?, processed_at = ? WHERE id = ?").run(built.drop, now, e.id);
-        db.prepare("UPDATE deliveries SET status = 'dropped', last_error = ? WHERE event_id = ? AND status = 'pending'").run(built.drop, e.id);
+        markEventDropped(db, e.id, built.drop, now);
+        dropPendingDeliveries(db, e.id, built.drop);
       } else {
-        db.prepare("UPDATE events SET state = 'built', body = ?, processed_at = ? WHERE id = ?").run(built.body, now, e.id);
+        markEventBuilt(db, e.id, built.body, now);
       }
-      return db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(eventId)!;
+      return eventById(db, eventId)!;
     })();
   }
 
@@ -165,7 +149,7 @@ export class WebhookSender extends ClockWorker {
     const db = this.emu.db;
     const e = this.processEvent(d.event_id);
     if (e.state !== 'built' || e.body === null) return;
-    const secret = d.webhook_id === null ? null : (db.prepare<[number], { secret: string | null }>('SELECT secret FROM webhooks WHERE id = ?').get(d.webhook_id)?.secret ?? null);
+    const secret = d.webhook_id === null ? null : (webhookById(db, d.webhook_id)?.secret ?? null);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json; charset=utf-8',
       'SVC-Event': e.event_type,
@@ -181,7 +165,7 @@ export class WebhookSender extends ClockWorker {
   private record(id: number, at: number, headers: Record<string, string>, r: AttemptResult): void {
     const db = this.emu.db;
     db.transaction(() => {
-      const d = db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?').get(id);
+      const d = deliveryById(db, id);
       if (!d) return;
       const attempts = d.attempts + 1;
       const log = JSON.parse(d.attempt_log) as unknown[];
@@ -196,10 +180,7 @@ export class WebhookSender extends ClockWorker {
         else next = now + backoffMs(this.options.retryBaseMs, attempts);
       }
       const error = r.error ?? (ok ? null : `answered ${r.status}`);
-      db.prepare(
-        `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, last_response = ?, headers = ?, attempt_log = ?,
-                delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END WHERE id = ?`,
-      ).run(status, attempts, next, r.status ?? null, error, r.response ?? null, JSON.stringify(headers), JSON.stringify(log), status, now, id);
+      recordAttempt(db, id, { status, attempts, next, lastStatus: r.status ?? null, error, response: r.response ?? null, headers: JSON.stringify(headers), log: JSON.stringify(log), now });
     })();
   }
 }

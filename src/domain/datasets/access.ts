@@ -6,6 +6,7 @@ import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import { folderPermission } from '../access/templates';
 import type { DataSetRow } from './rows';
+import { systemDataSetByRef } from '../../rows/data-sets';
 
 const passesAll = (ctx: Ctx) => ctx.actor.kind === 'workspace' || ctx.actor.isAdmin;
 const ADMIN_CAN = 'An Administrator can give you the right or change the Library folder permission.';
@@ -33,9 +34,7 @@ export function assertNotSystem(ds: DataSetRow): void {
 export function refuseSystemWrite(db: Ctx['db'], ref: unknown): void {
   if (typeof ref !== 'string') return;
   const r = ref.trim();
-  const row = db
-    .prepare<[string, string], DataSetRow>("SELECT * FROM data_sets WHERE workspace_id IS NULL AND source = 'system' AND (key = ? COLLATE NOCASE OR slug = ? COLLATE NOCASE)")
-    .get(r, r);
+  const row = systemDataSetByRef(db, r);
   if (row) assertNotSystem(row);
 }
 

@@ -15,6 +15,7 @@ import { MAX_CSV_BYTES, MAX_FIELDS, MAX_NAME, MAX_RECORD_BYTES, MAX_RECORDS } fr
 import { allRecords } from './query';
 import { insertMany } from './records';
 import { dataSetById, defaultView, fieldsOf, findDataSet, findView, type DataSetRow, type FieldRow, type Values } from './rows';
+import { setDataSetDescription } from '../../rows/data-sets';
 import { checkDescription, checkName, full, insertDataSet, type DataSetFull } from './sets';
 
 export interface CsvFile {
@@ -132,7 +133,7 @@ export function importCsv(ctx: Ctx, file: CsvFile, o: ImportOptions): DataSetFul
     });
     const values = checkRows(rows.slice(1), cols, fileField);
     insertMany(ctx, ds, values, true);
-    if (description !== undefined) ctx.db.prepare('UPDATE data_sets SET description = ? WHERE id = ?').run(description, ds.id);
+    if (description !== undefined) setDataSetDescription(ctx.db, ds.id, description);
     return full(ctx, dataSetById(ctx, ds.id));
   }
   const fallback = baseName(file.fileName);

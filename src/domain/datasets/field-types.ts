@@ -4,8 +4,9 @@
 // (number, boolean, string); an empty value is never stored (legacy spec 2 "empty
 // values omitted"). `cellText` is the inverse used by CSV export, filters and the
 // 5 KB rule, so an exported cell re-imports to the same stored value.
-export const FIELD_TYPES = ['text', 'number', 'date', 'email', 'url', 'boolean'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import { FIELD_TYPES, type FieldType } from '../../rows/data-set-fields';
+
+export { FIELD_TYPES, type FieldType };
 export type StoredValue = string | number | boolean;
 
 export const isFieldType = (t: unknown): t is FieldType => typeof t === 'string' && (FIELD_TYPES as readonly string[]).includes(t);

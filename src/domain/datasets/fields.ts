@@ -8,6 +8,9 @@ import { cellText, checkValue, type FieldType } from './field-types';
 import { connectionsOf, usesField } from './links';
 import { MAX_FIELDS } from './limits';
 import { checkDescription, checkName, checkType, changeableDataSet, insertField, readableDataSet } from './sets';
+import { deleteFieldRow, setFieldDescription, setFieldName, setFieldPositions, setFieldType } from '../../rows/data-set-fields';
+import { recordValuesAt, removeRecordValuesAt, setRecordValueAt } from '../../rows/data-set-records';
+import { setViewSpec, viewsOfDataSet } from '../../rows/data-set-views';
 import { fieldsOf, findField, touch, type DataSetRow, type FieldRow, type StoredFilter, type StoredSort } from './rows';
 
 export function listFields(ctx: Ctx, ref: string): { ds: DataSetRow; fields: FieldRow[] } {
@@ -40,10 +43,7 @@ export function createField(ctx: Ctx, ref: string, body: { name?: unknown; type?
 /** Re-checks every stored value of the field under the new type; converts them, or refuses without changing anything. */
 function retype(ctx: Ctx, ds: DataSetRow, f: FieldRow, type: FieldType): void {
   const path = `$."${f.key}"`;
-  const rows = ctx.db
-    .prepare<[string, number, string], { id: number; key: string; v: string | number }>('SELECT id, key, vals ->> ? AS v FROM data_set_records WHERE data_set_id = ? AND json_type(vals, ?) IS NOT NULL ORDER BY position, id')
-    .all(path, ds.id, path);
-  const update = ctx.db.prepare('UPDATE data_set_records SET vals = json_set(vals, ?, json(?)) WHERE id = ?');
+  const rows = recordValuesAt(ctx.db, ds.id, path);
   const converted: { id: number; json: string }[] = [];
   for (const r of rows) {
     const text = f.type === 'boolean' ? (Number(r.v) === 1 ? 'true' : 'false') : cellText(r.v);
@@ -51,7 +51,7 @@ function retype(ctx: Ctx, ds: DataSetRow, f: FieldRow, type: FieldType): void {
     if (!c.ok) throw validationError(`type cannot change from ${f.type} to ${type}: record ${r.key} holds ${JSON.stringify(text)} in field "${f.name}", which ${c.reason}.`, 'type');
     converted.push({ id: r.id, json: JSON.stringify(c.value) });
   }
-  for (const c of converted) update.run(path, c.json, c.id);
+  for (const c of converted) setRecordValueAt(ctx.db, c.id, path, c.json);
 }
 
 /**
@@ -72,18 +72,17 @@ export function updateField(ctx: Ctx, ref: string, fieldKey: string, body: { nam
   const fields = fieldsOf(ctx, ds.id);
   if (name !== undefined) {
     assertUniqueName(fields, name, f.id);
-    ctx.db.prepare('UPDATE data_set_fields SET name = ? WHERE id = ?').run(name, f.id);
+    setFieldName(ctx.db, f.id, name);
   }
   if (type !== undefined && type !== f.type) {
     retype(ctx, ds, f, type);
-    ctx.db.prepare('UPDATE data_set_fields SET type = ? WHERE id = ?').run(type, f.id);
+    setFieldType(ctx.db, f.id, type);
   }
-  if (description !== undefined) ctx.db.prepare('UPDATE data_set_fields SET description = ? WHERE id = ?').run(description, f.id);
+  if (description !== undefined) setFieldDescription(ctx.db, f.id, description);
   if (position !== undefined) {
     const order = fields.filter((x) => x.id !== f.id);
     order.splice(Math.min(position, order.length), 0, f);
-    const set = ctx.db.prepare('UPDATE data_set_fields SET position = ? WHERE id = ?');
-    order.forEach((x, i) => set.run(i, x.id));
+    setFieldPositions(ctx.db, order.map((x) => x.id));
   }
   if (name !== undefined || type !== undefined || description !== undefined || position !== undefined) touch(ctx, ds);
   return findField(ctx, ds, f.key);
@@ -101,19 +100,17 @@ export function deleteField(ctx: Ctx, ref: string, fieldKey: string): void {
       templates: [...new Map(users.map((u) => [u.templateKey, { key: u.templateKey, name: u.templateName }])).values()],
     });
   }
-  ctx.db.prepare('UPDATE data_set_records SET vals = json_remove(vals, ?) WHERE data_set_id = ? AND json_type(vals, ?) IS NOT NULL').run(`$."${f.key}"`, ds.id, `$."${f.key}"`);
-  ctx.db.prepare('DELETE FROM data_set_fields WHERE id = ?').run(f.id);
-  const rest = fields.filter((x) => x.id !== f.id);
-  const set = ctx.db.prepare('UPDATE data_set_fields SET position = ? WHERE id = ?');
-  rest.forEach((x, i) => set.run(i, x.id));
+  removeRecordValuesAt(ctx.db, ds.id, `$."${f.key}"`);
+  deleteFieldRow(ctx.db, f.id);
+  setFieldPositions(ctx.db, fields.filter((x) => x.id !== f.id).map((x) => x.id));
   // Views lose the field's filters, sorts and hidden mark.
-  const views = ctx.db.prepare<[number], { id: number; filters: string; sorts: string; hidden_fields: string }>('SELECT id, filters, sorts, hidden_fields FROM data_set_views WHERE data_set_id = ?').all(ds.id);
+  const views = viewsOfDataSet(ctx.db, ds.id);
   const other = (k: string) => k.toLowerCase() !== f.key.toLowerCase();
   for (const v of views) {
     const filters = (JSON.parse(v.filters) as StoredFilter[]).filter((x) => other(x.fieldId));
     const sorts = (JSON.parse(v.sorts) as StoredSort[]).filter((x) => other(x.fieldId));
     const hidden = (JSON.parse(v.hidden_fields) as string[]).filter(other);
-    ctx.db.prepare('UPDATE data_set_views SET filters = ?, sorts = ?, hidden_fields = ? WHERE id = ?').run(JSON.stringify(filters), JSON.stringify(sorts), JSON.stringify(hidden), v.id);
+    setViewSpec(ctx.db, v.id, JSON.stringify(filters), JSON.stringify(sorts), JSON.stringify(hidden));
   }
   touch(ctx, ds);
 }

@@ -7,6 +7,7 @@ import type { Ctx } from '../../context';
 import { parseStoredDocument } from '../../rows/template-document';
 import type { DataSetRow, FieldRow } from './rows';
 import type { DataSetLink } from '../../rows/template-document';
+import { latestDocuments } from '../../rows/templates';
 
 const LINKABLE = ['DropDown', 'MultiChoice', 'SubTasks', 'Table'];
 
@@ -29,12 +30,7 @@ function linksTo(ds: DataSetRow, l: DataSetLink): boolean {
 
 /** Every linked field of the latest version of each of the workspace's templates, in template then document order. */
 export function connectionsOf(ctx: Ctx, ds: DataSetRow): Connection[] {
-  const rows = ctx.db
-    .prepare<[number], { id: number; key: string; name: string; document: string }>(
-      `SELECT t.id, t.key, v.name, v.document FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-        WHERE t.workspace_id = ? ORDER BY t.id`,
-    )
-    .all(ctx.workspace.id);
+  const rows = latestDocuments(ctx.db, ctx.workspace.id);
   const out: Connection[] = [];
   for (const t of rows) {
     if (!t.document.includes('dataSet')) continue;

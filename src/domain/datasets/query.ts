@@ -15,6 +15,8 @@ import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { cellText } from './field-types';
 import type { FieldRow, RecordRow, StoredFilter, StoredSort, Values } from './rows';
+import { dataSetRev } from '../../rows/data-sets';
+import { recordsOfDataSet } from '../../rows/data-set-records';
 
 export const OPERATORS = ['eq', 'neq', 'contains', 'not_contains', 'starts_with', 'ends_with', 'gt', 'gte', 'lt', 'lte', 'is_empty', 'is_not_empty', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -52,12 +54,12 @@ const caches = new WeakMap<object, Map<number, SetCache>>();
 const MAX_CACHED_SETS = 16;
 
 function records(ctx: Ctx, dsId: number): SetCache {
-  const rev = ctx.db.prepare<[number], { rev: number }>('SELECT rev FROM data_sets WHERE id = ?').get(dsId)?.rev ?? 0;
+  const rev = dataSetRev(ctx.db, dsId);
   let m = caches.get(ctx.db);
   if (!m) caches.set(ctx.db, (m = new Map()));
   const hit = m.get(dsId);
   if (hit && hit.rev === rev) return hit;
-  const rows = ctx.db.prepare<[number], RecordRow>('SELECT id, key, position, vals FROM data_set_records WHERE data_set_id = ? ORDER BY position, id').all(dsId);
+  const rows = recordsOfDataSet(ctx.db, dsId);
   const entry: SetCache = { rev, rows: rows.map((row) => ({ row, vals: JSON.parse(row.vals) as Values })), text: new Map() };
   m.delete(dsId);
   if (m.size >= MAX_CACHED_SETS) m.delete(m.keys().next().value as number);

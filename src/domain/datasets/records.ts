@@ -10,6 +10,7 @@ import { checkValue, recordBytes, type StoredValue } from './field-types';
 import { MAX_RECORD_BYTES, MAX_RECORDS } from './limits';
 import { allRecords, queryRecords } from './query';
 import { fieldsOf, findRecord, findView, recordCount, touch, type DataSetRow, type FieldRow, type RecordRow, type Values, type ViewRow } from './rows';
+import { deleteRecordRow, deleteRecordsOf, insertRecordRow, nextRecordPosition, setRecordVals } from '../../rows/data-set-records';
 import { changeableDataSet, readableDataSet } from './sets';
 
 export interface RecordOut {
@@ -57,7 +58,7 @@ export function checkValues(fields: FieldRow[], raw: unknown, path = 'values', b
 }
 
 function nextPosition(ctx: Ctx, dsId: number): number {
-  return ctx.db.prepare<[number], { p: number }>('SELECT coalesce(max(position), -1) + 1 AS p FROM data_set_records WHERE data_set_id = ?').get(dsId)!.p;
+  return nextRecordPosition(ctx.db, dsId);
 }
 
 function assertRoom(ctx: Ctx, ds: DataSetRow, adding: number, field: string): void {
@@ -103,7 +104,7 @@ export function createRecord(ctx: Ctx, ref: string, body: { values?: unknown }):
   assertRoom(ctx, ds, 1, 'values');
   const key = newGuid();
   const position = nextPosition(ctx, ds.id);
-  const id = Number(ctx.db.prepare('INSERT INTO data_set_records (key, data_set_id, position, vals, created_at) VALUES (?, ?, ?, ?, ?)').run(key, ds.id, position, JSON.stringify(values), ctx.now()).lastInsertRowid);
+  const id = insertRecordRow(ctx.db, { key, dataSetId: ds.id, position, vals: JSON.stringify(values), createdAt: ctx.now() });
   touch(ctx, ds);
   ctx.hooks.event?.(ctx, 'data_set.record.created', { recordId: id });
   return recordOut({ id, key, position, vals: JSON.stringify(values) }, fields);
@@ -124,7 +125,7 @@ export function updateRecord(ctx: Ctx, ref: string, recordKey: string, body: { v
   }
   const json = JSON.stringify(after);
   if (Object.keys(changes).length > 0) {
-    ctx.db.prepare('UPDATE data_set_records SET vals = ? WHERE id = ?').run(json, r.id);
+    setRecordVals(ctx.db, r.id, json);
     touch(ctx, ds);
     ctx.hooks.event?.(ctx, 'data_set.record.updated', { recordId: r.id, changes });
   }
@@ -135,7 +136,7 @@ export function deleteRecord(ctx: Ctx, ref: string, recordKey: string): void {
   const ds = changeableDataSet(ctx, ref);
   const r = findRecord(ctx, ds, recordKey);
   ctx.hooks.event?.(ctx, 'data_set.record.deleted', { recordId: r.id });
-  ctx.db.prepare('DELETE FROM data_set_records WHERE id = ?').run(r.id);
+  deleteRecordRow(ctx.db, r.id);
   touch(ctx, ds);
 }
 
@@ -147,11 +148,10 @@ export interface BulkResult {
 
 /** Inserts checked values in order (bulk create, CSV import): no per-record events (spec v3 6.3). */
 export function insertMany(ctx: Ctx, ds: DataSetRow, rows: Values[], replace: boolean): void {
-  if (replace) ctx.db.prepare('DELETE FROM data_set_records WHERE data_set_id = ?').run(ds.id);
+  if (replace) deleteRecordsOf(ctx.db, ds.id);
   let position = replace ? 0 : nextPosition(ctx, ds.id);
   const now = ctx.now();
-  const insert = ctx.db.prepare('INSERT INTO data_set_records (key, data_set_id, position, vals, created_at) VALUES (?, ?, ?, ?, ?)');
-  for (const v of rows) insert.run(newGuid(), ds.id, position++, JSON.stringify(v), now);
+  for (const v of rows) insertRecordRow(ctx.db, { key: newGuid(), dataSetId: ds.id, position: position++, vals: JSON.stringify(v), createdAt: now });
   touch(ctx, ds);
 }
 
@@ -187,10 +187,9 @@ export function bulkDelete(ctx: Ctx, ref: string, body: { recordKeys?: unknown }
   const ds = changeableDataSet(ctx, ref);
   const seen = new Set<string>();
   const rows = (keys as string[]).filter((k) => !seen.has(k.toLowerCase()) && seen.add(k.toLowerCase())).map((k, i) => findRecord(ctx, ds, k, `${name}[${i}]`));
-  const del = ctx.db.prepare('DELETE FROM data_set_records WHERE id = ?');
   for (const r of rows) {
     ctx.hooks.event?.(ctx, 'data_set.record.deleted', { recordId: r.id });
-    del.run(r.id);
+    deleteRecordRow(ctx.db, r.id);
   }
   if (rows.length) touch(ctx, ds);
   return rows.length;

@@ -5,48 +5,16 @@
 import type { Ctx } from '../../context';
 import { ApiError, notFound, validationError } from '../../errors';
 import { isGuid } from '../../ids';
-import type { FieldType, StoredValue } from './field-types';
+import type { StoredValue } from './field-types';
+import { dataSetById as dataSetRowById, dataSetByKey, setDataSetUpdatedAt, systemDataSetBySlug, type DataSetRow } from '../../rows/data-sets';
+import { fieldByKey, fieldsOfDataSet, type FieldRow } from '../../rows/data-set-fields';
+import { defaultViewOf, viewByKey, viewsOfDataSet, type ViewRow } from '../../rows/data-set-views';
+import { recordByKey, recordCountOf, type RecordRow } from '../../rows/data-set-records';
 
-export interface DataSetRow {
-  id: number;
-  key: string;
-  workspace_id: number | null;
-  slug: string | null;
-  name: string;
-  description: string | null;
-  source: 'organisation' | 'system';
-  folder_id: number | null;
-  created_at: number | null;
-  updated_at: number | null;
-}
-
-export interface FieldRow {
-  id: number;
-  key: string;
-  data_set_id: number;
-  name: string;
-  type: FieldType;
-  description: string | null;
-  position: number;
-}
-
-export interface ViewRow {
-  id: number;
-  key: string;
-  data_set_id: number;
-  name: string;
-  is_default: number;
-  filters: string;
-  sorts: string;
-  hidden_fields: string;
-}
-
-export interface RecordRow {
-  id: number;
-  key: string;
-  position: number;
-  vals: string;
-}
+export type { DataSetRow } from '../../rows/data-sets';
+export type { FieldRow } from '../../rows/data-set-fields';
+export type { ViewRow } from '../../rows/data-set-views';
+export type { RecordRow } from '../../rows/data-set-records';
 
 export type Values = Record<string, StoredValue>;
 
@@ -68,23 +36,18 @@ const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 export function findDataSet(ctx: Ctx, ref: string, field = 'dataSetKey'): DataSetRow {
   const r = ref.trim();
   if (!isGuid(r) && !SLUG.test(r)) throw validationError(`${field} must be a Data Set key (GUID) or a system Data Set's slug.`, field);
-  const row = isGuid(r)
-    ? ctx.db.prepare<[string, number], DataSetRow>('SELECT * FROM data_sets WHERE key = ? COLLATE NOCASE AND (workspace_id = ? OR workspace_id IS NULL)').get(r, ctx.workspace.id)
-    : ctx.db.prepare<[string], DataSetRow>("SELECT * FROM data_sets WHERE workspace_id IS NULL AND slug = ? COLLATE NOCASE").get(r);
+  const row = isGuid(r) ? dataSetByKey(ctx.db, ctx.workspace.id, r) : systemDataSetBySlug(ctx.db, r);
   if (!row) throw notFound('DATA_SET_NOT_FOUND', `No Data Set ${JSON.stringify(r)} exists in this workspace.`);
   return row;
 }
 
-export const dataSetById = (ctx: Ctx, id: number): DataSetRow => ctx.db.prepare<[number], DataSetRow>('SELECT * FROM data_sets WHERE id = ?').get(id)!;
+export const dataSetById = (ctx: Ctx, id: number): DataSetRow => dataSetRowById(ctx.db, id)!;
 
-export const fieldsOf = (ctx: Ctx, dsId: number): FieldRow[] =>
-  ctx.db.prepare<[number], FieldRow>('SELECT * FROM data_set_fields WHERE data_set_id = ? ORDER BY position, id').all(dsId);
+export const fieldsOf = (ctx: Ctx, dsId: number): FieldRow[] => fieldsOfDataSet(ctx.db, dsId);
 
-export const viewsOf = (ctx: Ctx, dsId: number): ViewRow[] =>
-  ctx.db.prepare<[number], ViewRow>('SELECT * FROM data_set_views WHERE data_set_id = ? ORDER BY is_default DESC, id').all(dsId);
+export const viewsOf = (ctx: Ctx, dsId: number): ViewRow[] => viewsOfDataSet(ctx.db, dsId);
 
-export const recordCount = (ctx: Ctx, dsId: number): number =>
-  ctx.db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM data_set_records WHERE data_set_id = ?').get(dsId)!.n;
+export const recordCount = (ctx: Ctx, dsId: number): number => recordCountOf(ctx.db, dsId);
 
 function badKey(field: string, what: string): ApiError {
   return validationError(`${field} must be the GUID of a ${what} of this Data Set.`, field);
@@ -92,29 +55,28 @@ function badKey(field: string, what: string): ApiError {
 
 export function findField(ctx: Ctx, ds: DataSetRow, key: string, field = 'fieldKey'): FieldRow {
   if (!isGuid(key)) throw badKey(field, 'field');
-  const f = ctx.db.prepare<[string, number], FieldRow>('SELECT * FROM data_set_fields WHERE key = ? COLLATE NOCASE AND data_set_id = ?').get(key, ds.id);
+  const f = fieldByKey(ctx.db, ds.id, key);
   if (!f) throw notFound('DATA_SET_FIELD_NOT_FOUND', `Data Set "${ds.name}" has no field ${key}.`);
   return f;
 }
 
 export function findView(ctx: Ctx, ds: DataSetRow, key: string, field = 'viewKey'): ViewRow {
   if (!isGuid(key)) throw badKey(field, 'view');
-  const v = ctx.db.prepare<[string, number], ViewRow>('SELECT * FROM data_set_views WHERE key = ? COLLATE NOCASE AND data_set_id = ?').get(key, ds.id);
+  const v = viewByKey(ctx.db, ds.id, key);
   if (!v) throw notFound('DATA_SET_VIEW_NOT_FOUND', `Data Set "${ds.name}" has no view ${key}.`);
   return v;
 }
 
 export function findRecord(ctx: Ctx, ds: DataSetRow, key: string, field = 'recordKey'): RecordRow {
   if (!isGuid(key)) throw badKey(field, 'record');
-  const r = ctx.db.prepare<[string, number], RecordRow>('SELECT id, key, position, vals FROM data_set_records WHERE key = ? COLLATE NOCASE AND data_set_id = ?').get(key, ds.id);
+  const r = recordByKey(ctx.db, ds.id, key);
   if (!r) throw notFound('DATA_SET_RECORD_NOT_FOUND', `Data Set "${ds.name}" has no record ${key}.`);
   return r;
 }
 
-export const defaultView = (ctx: Ctx, dsId: number): ViewRow =>
-  ctx.db.prepare<[number], ViewRow>('SELECT * FROM data_set_views WHERE data_set_id = ? ORDER BY is_default DESC, id LIMIT 1').get(dsId)!;
+export const defaultView = (ctx: Ctx, dsId: number): ViewRow => defaultViewOf(ctx.db, dsId)!;
 
 /** Marks the Data Set changed (organisation sets only: system sets keep updatedAt null). */
 export function touch(ctx: Ctx, ds: DataSetRow): void {
-  if (ds.source === 'organisation') ctx.db.prepare('UPDATE data_sets SET updated_at = ? WHERE id = ?').run(ctx.now(), ds.id);
+  if (ds.source === 'organisation') setDataSetUpdatedAt(ctx.db, ds.id, ctx.now());
 }

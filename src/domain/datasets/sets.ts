@@ -8,6 +8,9 @@ import { FIELD_TYPES, isFieldType, type FieldType } from './field-types';
 import { connectionsOf, linkedTemplates } from './links';
 import { DEFAULT_VIEW_NAME, MAX_DESCRIPTION, MAX_FIELDS, MAX_NAME } from './limits';
 import { dataSetById, fieldsOf, findDataSet, recordCount, viewsOf, type DataSetRow, type FieldRow, type ViewRow } from './rows';
+import { dataSetsWithCounts, deleteDataSetRow, insertDataSetRow, setDataSetDescription, setDataSetName, setDataSetUpdatedAt } from '../../rows/data-sets';
+import { insertFieldRow } from '../../rows/data-set-fields';
+import { insertViewRow } from '../../rows/data-set-views';
 
 export interface DataSetFull {
   row: DataSetRow;
@@ -68,14 +71,7 @@ export function changeableDataSet(ctx: Ctx, ref: string, field?: string): DataSe
 /** Organisation sets by name, then system sets (legacy spec 4.8: "all organisation Data Sets and system ones"). */
 export function listDataSets(ctx: Ctx): DataSetSummary[] {
   assertCanReadDataSets(ctx);
-  const rows = ctx.db
-    .prepare<[number], DataSetRow & { field_count: number; record_count: number }>(
-      `SELECT d.*, (SELECT COUNT(*) FROM data_set_fields f WHERE f.data_set_id = d.id) AS field_count,
-              (SELECT COUNT(*) FROM data_set_records r WHERE r.data_set_id = d.id) AS record_count
-         FROM data_sets d WHERE d.workspace_id = ? OR d.workspace_id IS NULL
-        ORDER BY d.workspace_id IS NULL, d.name COLLATE NOCASE, d.id`,
-    )
-    .all(ctx.workspace.id);
+  const rows = dataSetsWithCounts(ctx.db, ctx.workspace.id);
   return rows.filter((r) => r.folder_id == null || ctx.actor.kind === 'workspace' || ctx.actor.isAdmin || canSee(ctx, r)).map((r) => ({ row: r, fieldCount: r.field_count, recordCount: r.record_count }));
 }
 
@@ -90,9 +86,7 @@ function canSee(ctx: Ctx, r: DataSetRow): boolean {
 
 export function insertField(ctx: Ctx, dsId: number, f: { name: string; type: FieldType; description?: string | null }, position: number): FieldRow {
   const key = newGuid();
-  const id = Number(
-    ctx.db.prepare('INSERT INTO data_set_fields (key, data_set_id, name, type, description, position) VALUES (?, ?, ?, ?, ?, ?)').run(key, dsId, f.name, f.type, f.description ?? null, position).lastInsertRowid,
-  );
+  const id = insertFieldRow(ctx.db, { key, dataSetId: dsId, name: f.name, type: f.type, description: f.description ?? null, position });
   return { id, key, data_set_id: dsId, name: f.name, type: f.type, description: f.description ?? null, position };
 }
 
@@ -115,13 +109,9 @@ export function checkFieldList(v: unknown, field = 'fields'): { name: string; ty
 /** Creates an organisation set, Unfiled, with its default All Records view (legacy spec 4.8). */
 export function insertDataSet(ctx: Ctx, name: string, description: string | null | undefined, fields: { name: string; type: FieldType; description?: string | null }[]): DataSetRow {
   const now = ctx.now();
-  const id = Number(
-    ctx.db
-      .prepare("INSERT INTO data_sets (key, workspace_id, slug, name, description, source, folder_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, 'organisation', NULL, ?, ?)")
-      .run(newGuid(), ctx.workspace.id, name, description ?? null, now, now).lastInsertRowid,
-  );
+  const id = insertDataSetRow(ctx.db, { key: newGuid(), workspaceId: ctx.workspace.id, name, description: description ?? null, now });
   fields.forEach((f, i) => insertField(ctx, id, f, i));
-  ctx.db.prepare("INSERT INTO data_set_views (key, data_set_id, name, is_default, filters, sorts, hidden_fields) VALUES (?, ?, ?, 1, '[]', '[]', '[]')").run(newGuid(), id, DEFAULT_VIEW_NAME);
+  insertViewRow(ctx.db, { key: newGuid(), dataSetId: id, name: DEFAULT_VIEW_NAME, isDefault: true, filters: '[]', sorts: '[]', hiddenFields: '[]' });
   return dataSetById(ctx, id);
 }
 
@@ -144,9 +134,9 @@ export function updateDataSet(ctx: Ctx, ref: string, body: { name?: unknown; des
   const ds = changeableDataSet(ctx, ref);
   const changed = (name !== undefined && name !== ds.name) || (description !== undefined && description !== ds.description);
   if (changed) {
-    if (name !== undefined) ctx.db.prepare('UPDATE data_sets SET name = ? WHERE id = ?').run(name, ds.id);
-    if (description !== undefined) ctx.db.prepare('UPDATE data_sets SET description = ? WHERE id = ?').run(description, ds.id);
-    ctx.db.prepare('UPDATE data_sets SET updated_at = ? WHERE id = ?').run(ctx.now(), ds.id);
+    if (name !== undefined) setDataSetName(ctx.db, ds.id, name);
+    if (description !== undefined) setDataSetDescription(ctx.db, ds.id, description);
+    setDataSetUpdatedAt(ctx.db, ds.id, ctx.now());
   }
   return full(ctx, dataSetById(ctx, ds.id));
 }
@@ -168,5 +158,5 @@ export function deleteDataSet(ctx: Ctx, ref: string, force: boolean): void {
       { templates: linked },
     );
   }
-  ctx.db.prepare('DELETE FROM data_sets WHERE id = ?').run(ds.id);
+  deleteDataSetRow(ctx.db, ds.id);
 }

@@ -9,6 +9,7 @@ import { newGuid } from '../../ids';
 import { MAX_VIEWS } from './limits';
 import { checkViewSpec } from './query';
 import { fieldsOf, findView, touch, viewsOf, type DataSetRow, type ViewRow } from './rows';
+import { deleteViewRow, insertRemovedView, insertViewRow, removedViewCount, setViewFilters, setViewHiddenFields, setViewName, setViewSorts } from '../../rows/data-set-views';
 import { changeableDataSet, checkName, readableDataSet } from './sets';
 
 export function listViews(ctx: Ctx, ref: string): { ds: DataSetRow; views: ViewRow[] } {
@@ -37,9 +38,7 @@ export function createView(ctx: Ctx, ref: string, body: ViewBody, names: Names =
   if (views.length >= MAX_VIEWS) throw validationError(`Data Set "${ds.name}" already has ${MAX_VIEWS} views, the most a Data Set may have.`, 'name');
   assertUniqueName(views, name);
   const key = newGuid();
-  ctx.db
-    .prepare('INSERT INTO data_set_views (key, data_set_id, name, is_default, filters, sorts, hidden_fields) VALUES (?, ?, ?, 0, ?, ?, ?)')
-    .run(key, ds.id, name, JSON.stringify(spec.filters), JSON.stringify(spec.sorts), JSON.stringify(spec.hiddenFields));
+  insertViewRow(ctx.db, { key, dataSetId: ds.id, name, isDefault: false, filters: JSON.stringify(spec.filters), sorts: JSON.stringify(spec.sorts), hiddenFields: JSON.stringify(spec.hiddenFields) });
   touch(ctx, ds);
   return findView(ctx, ds, key);
 }
@@ -63,17 +62,17 @@ export function updateView(ctx: Ctx, ref: string, viewKey: string, body: ViewBod
   if (name !== undefined && v.is_default !== 1) {
     assertUniqueName(viewsOf(ctx, ds.id), name, v.id);
     if (name !== v.name) rememberRemoved(ctx, ds, v);
-    ctx.db.prepare('UPDATE data_set_views SET name = ? WHERE id = ?').run(name, v.id);
+    setViewName(ctx.db, v.id, name);
   }
-  if (put || body.filters !== undefined) ctx.db.prepare('UPDATE data_set_views SET filters = ? WHERE id = ?').run(JSON.stringify(spec.filters), v.id);
-  if (put || body.sorts !== undefined) ctx.db.prepare('UPDATE data_set_views SET sorts = ? WHERE id = ?').run(JSON.stringify(spec.sorts), v.id);
-  if (put || body.hiddenFields !== undefined) ctx.db.prepare('UPDATE data_set_views SET hidden_fields = ? WHERE id = ?').run(JSON.stringify(spec.hiddenFields), v.id);
+  if (put || body.filters !== undefined) setViewFilters(ctx.db, v.id, JSON.stringify(spec.filters));
+  if (put || body.sorts !== undefined) setViewSorts(ctx.db, v.id, JSON.stringify(spec.sorts));
+  if (put || body.hiddenFields !== undefined) setViewHiddenFields(ctx.db, v.id, JSON.stringify(spec.hiddenFields));
   if (put || (name !== undefined && v.is_default !== 1) || body.filters !== undefined || body.sorts !== undefined || body.hiddenFields !== undefined) touch(ctx, ds);
   return findView(ctx, ds, v.key);
 }
 
 function rememberRemoved(ctx: Ctx, ds: DataSetRow, v: ViewRow): void {
-  ctx.db.prepare('INSERT INTO data_set_removed_views (data_set_id, name, removed_at) VALUES (?, ?, ?)').run(ds.id, v.name, ctx.now());
+  insertRemovedView(ctx.db, ds.id, v.name, ctx.now());
 }
 
 export function deleteView(ctx: Ctx, ref: string, viewKey: string): void {
@@ -81,11 +80,11 @@ export function deleteView(ctx: Ctx, ref: string, viewKey: string): void {
   const v = findView(ctx, ds, viewKey);
   assertNotDefault(v, 'deleted');
   rememberRemoved(ctx, ds, v);
-  ctx.db.prepare('DELETE FROM data_set_views WHERE id = ?').run(v.id);
+  deleteViewRow(ctx.db, v.id);
   touch(ctx, ds);
 }
 
 /** Whether a view of this name was deleted or renamed (template validation warns instead of refusing). */
 export function wasViewRemoved(db: Ctx['db'], dataSetId: number, name: string): boolean {
-  return db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM data_set_removed_views WHERE data_set_id = ? AND name = ? COLLATE NOCASE').get(dataSetId, name.trim())!.n > 0;
+  return removedViewCount(db, dataSetId, name.trim()) > 0;
 }

@@ -16,22 +16,12 @@ import { validateDocument, type ValidateOptions } from '../templates/validate';
 import type { ValidationResult } from '../templates/violations';
 import { LIMITS } from '../schema/template-format';
 import { depthOf, mergePatch } from './merge-patch';
-import type { TemplateRow } from '../../rows/templates';
+import { templateById as templateRowById, type TemplateRow } from '../../rows/templates';
+import { deleteDraftRow, draftById, draftByKey, draftsOfWorkspace, insertDraft, setDraftCommit, setDraftDocument, setDraftTemplate, type DraftRow } from '../../rows/drafts';
+import { grantRunAndView } from '../../rows/template-permissions';
 import { templateUrl } from '../urls';
 
-export interface DraftRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  template_id: number | null;
-  base_version: number | null;
-  document: string;
-  created_by: number | null;
-  created_at: number;
-  updated_at: number;
-  commit_state: 'pending' | 'succeeded' | 'failed' | null;
-  commit_result: string | null;
-}
+export type { DraftRow };
 
 export interface CommitResult {
   requestedAt: number;
@@ -45,7 +35,7 @@ export interface CommitResult {
 /** An empty draft: a valid document with no tasks yet. */
 export const EMPTY_DOCUMENT = { name: 'Untitled template', tasks: [] };
 
-const templateById = (ctx: Ctx, id: number) => ctx.db.prepare<[number], TemplateRow>('SELECT * FROM templates WHERE id = ?').get(id);
+const templateById = (ctx: Ctx, id: number): TemplateRow | undefined => templateRowById(ctx.db, id);
 
 export function draftView(ctx: Ctx, d: DraftRow) {
   let template: Record<string, unknown> | undefined;
@@ -82,7 +72,7 @@ const isOwnerOrAll = (ctx: Ctx, d: DraftRow) => ctx.actor.kind === 'workspace' |
 
 /** Lookup first (404 DRAFT_NOT_FOUND), then ownership: a member works on their own drafts (403). */
 export function findDraft(ctx: Ctx, key: string): DraftRow {
-  const d = ctx.db.prepare<[number, string], DraftRow>('SELECT * FROM drafts WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(ctx.workspace.id, key);
+  const d = draftByKey(ctx.db, ctx.workspace.id, key);
   if (!d) throw notFound('DRAFT_NOT_FOUND', `No draft with key ${key} exists in this workspace.`);
   if (!isOwnerOrAll(ctx, d)) {
     const owner = d.created_by !== null ? memberById(ctx.db, d.created_by) : undefined;
@@ -106,14 +96,12 @@ export function createDraft(ctx: Ctx, input: { templateKey?: string; version?: n
   }
   const now = ctx.now();
   const key = newGuid();
-  ctx.db
-    .prepare('INSERT INTO drafts (key, workspace_id, template_id, base_version, document, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(key, ctx.workspace.id, templateId, base, JSON.stringify(document), ctx.actor.member.id, now, now);
+  insertDraft(ctx.db, { key, workspaceId: ctx.workspace.id, templateId, baseVersion: base, document: JSON.stringify(document), createdBy: ctx.actor.member.id, now });
   return draftView(ctx, findDraft(ctx, key));
 }
 
 export function listDrafts(ctx: Ctx) {
-  const rows = ctx.db.prepare<[number], DraftRow>('SELECT * FROM drafts WHERE workspace_id = ? ORDER BY updated_at DESC, id DESC').all(ctx.workspace.id).filter((d) => isOwnerOrAll(ctx, d));
+  const rows = draftsOfWorkspace(ctx.db, ctx.workspace.id).filter((d) => isOwnerOrAll(ctx, d));
   const items = rows.map((d) => {
     const v = draftView(ctx, d);
     const doc = v.document as { name?: unknown };
@@ -130,7 +118,7 @@ export function updateDraft(ctx: Ctx, input: { key: string; patch: unknown }) {
   const d = findDraft(ctx, input.key);
   if (d.commit_state === 'pending') throw conflict('The draft is being committed; wait for the commit to finish (GET /v3/drafts/{key}/commit).');
   const next = mergePatch(JSON.parse(d.document), input.patch);
-  ctx.db.prepare('UPDATE drafts SET document = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(next === undefined ? null : next), ctx.now(), d.id);
+  setDraftDocument(ctx.db, d.id, JSON.stringify(next === undefined ? null : next), ctx.now());
   return draftView(ctx, findDraft(ctx, input.key));
 }
 
@@ -147,7 +135,7 @@ export function validateDraft(ctx: Ctx, input: { key: string }): ValidationResul
 export function deleteDraft(ctx: Ctx, input: { key: string }): void {
   const d = findDraft(ctx, input.key);
   if (d.commit_state === 'pending') throw conflict('The draft is being committed; delete it once the commit has finished.');
-  ctx.db.prepare('DELETE FROM drafts WHERE id = ?').run(d.id);
+  deleteDraftRow(ctx.db, d.id);
 }
 
 export function getCommitStatus(ctx: Ctx, input: { key: string }) {
@@ -169,7 +157,7 @@ export function commitDraft(ctx: Ctx, input: { key: string }, schedule: (work: (
   else assertCanCreateTemplate(ctx);
   const now = ctx.now();
   const result: CommitResult = { requestedAt: now };
-  ctx.db.prepare("UPDATE drafts SET commit_state = 'pending', commit_result = ? WHERE id = ?").run(JSON.stringify(result), d.id);
+  setDraftCommit(ctx.db, d.id, 'pending', JSON.stringify(result));
   schedule(() => runCommit(ctx, d.id));
   return commitView({ ...d, commit_state: 'pending', commit_result: JSON.stringify(result) });
 }
@@ -179,11 +167,11 @@ export function runCommit(ctx: Ctx, draftId: number): void {
   if (!ctx.db.open) return;
   const finish = (d: DraftRow, patch: Partial<CommitResult>, state: 'succeeded' | 'failed') => {
     const prev: CommitResult = d.commit_result ? JSON.parse(d.commit_result) : { requestedAt: ctx.now() };
-    ctx.db.prepare('UPDATE drafts SET commit_state = ?, commit_result = ? WHERE id = ?').run(state, JSON.stringify({ ...prev, ...patch, completedAt: ctx.now() }), d.id);
+    setDraftCommit(ctx.db, d.id, state, JSON.stringify({ ...prev, ...patch, completedAt: ctx.now() }));
   };
   try {
     ctx.db.transaction(() => {
-      const d = ctx.db.prepare<[number], DraftRow>('SELECT * FROM drafts WHERE id = ?').get(draftId);
+      const d = draftById(ctx.db, draftId);
       if (!d || d.commit_state !== 'pending') return;
       const doc = JSON.parse(d.document);
       const opts = draftOptions(ctx, d);
@@ -202,18 +190,18 @@ export function runCommit(ctx: Ctx, draftId: number): void {
         templateId = saved.templateId;
         version = saved.version;
         if (ctx.actor.kind === 'member' && !ctx.actor.isAdmin) {
-          ctx.db.prepare("INSERT OR IGNORE INTO template_permissions (template_id, assignee_type, assignee_id, permission) VALUES (?, 'TeamMember', ?, 'RunAndView')").run(templateId, ctx.actor.member.id);
+          grantRunAndView(ctx.db, templateId, ctx.actor.member.id);
         }
       }
       const t = templateById(ctx, templateId)!;
       const stored = findVersion(ctx, t, version).document;
       // The draft now follows the template: a later commit publishes another version.
-      ctx.db.prepare('UPDATE drafts SET template_id = ?, base_version = ?, document = ? WHERE id = ?').run(templateId, version, stored, d.id);
+      setDraftTemplate(ctx.db, d.id, templateId, version, stored);
       finish({ ...d, template_id: templateId }, { templateKey: t.key, version }, 'succeeded');
     })();
   } catch (e) {
     if (!ctx.db.open) return;
-    const d = ctx.db.prepare<[number], DraftRow>('SELECT * FROM drafts WHERE id = ?').get(draftId);
+    const d = draftById(ctx.db, draftId);
     if (d) finish(d, { error: { code: 'INTERNAL_ERROR', message: e instanceof ApiError ? e.message : 'The commit failed unexpectedly.' } }, 'failed');
   }
 }

@@ -2,7 +2,7 @@
 import { notFound } from '../../errors';
 import type { Ctx } from '../../context';
 import { compareText, cursorScope, paginate, parseSort } from '../paging';
-import { fullName, type GroupRow, type MemberRow } from '../../rows/people';
+import { fullName, groupInWorkspace, groupsOfWorkspace, listedMember, membersOfGroup, membersOfWorkspace, type GroupRow, type MemberRow } from '../../rows/people';
 
 export function memberView(m: MemberRow) {
   return {
@@ -22,10 +22,7 @@ export const groupView = (g: GroupRow) => ({ id: g.id, type: 'Group', name: g.na
 const sortName = (m: MemberRow) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email || '';
 
 export function listableMembers(ctx: Ctx, includeInactive: boolean): MemberRow[] {
-  return ctx.db
-    .prepare<[number], MemberRow>('SELECT * FROM members WHERE workspace_id = ? AND is_anonymous = 0 AND is_removed = 0')
-    .all(ctx.workspace.id)
-    .filter((m) => includeInactive || m.is_active === 1);
+  return membersOfWorkspace(ctx.db, ctx.workspace.id).filter((m) => includeInactive || m.is_active === 1);
 }
 
 export interface ListMembersInput {
@@ -55,9 +52,7 @@ export function listMembers(ctx: Ctx, input: ListMembersInput) {
 }
 
 export function findMember(ctx: Ctx, id: number): MemberRow | undefined {
-  return ctx.db
-    .prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0 AND is_removed = 0')
-    .get(id, ctx.workspace.id);
+  return listedMember(ctx.db, ctx.workspace.id, id);
 }
 
 export function getMember(ctx: Ctx, id: number) {
@@ -69,7 +64,7 @@ export function getMember(ctx: Ctx, id: number) {
 export function listGroups(ctx: Ctx, input: { search?: string; sort?: string; after?: string; pageSize?: number }) {
   const sort = parseSort(input.sort, ['name'], { field: 'name', dir: 'asc' });
   const q = input.search?.trim().toLowerCase();
-  let rows = ctx.db.prepare<[number], GroupRow>('SELECT * FROM groups WHERE workspace_id = ?').all(ctx.workspace.id);
+  let rows = groupsOfWorkspace(ctx.db, ctx.workspace.id);
   if (q) rows = rows.filter((g) => g.name.toLowerCase().includes(q));
   rows.sort((a, b) => (sort.dir === 'asc' ? 1 : -1) * (compareText(a.name, b.name) || a.id - b.id));
   const pageSize = input.pageSize ?? 50;
@@ -77,16 +72,11 @@ export function listGroups(ctx: Ctx, input: { search?: string; sort?: string; af
 }
 
 export function groupMembers(ctx: Ctx, groupId: number): MemberRow[] {
-  return ctx.db
-    .prepare<[number], MemberRow>(
-      'SELECT m.* FROM group_members gm JOIN members m ON m.id = gm.member_id WHERE gm.group_id = ? AND m.is_removed = 0 AND m.is_anonymous = 0',
-    )
-    .all(groupId)
-    .sort((a, b) => compareText(sortName(a), sortName(b)) || a.id - b.id);
+  return membersOfGroup(ctx.db, groupId).sort((a, b) => compareText(sortName(a), sortName(b)) || a.id - b.id);
 }
 
 export function getGroup(ctx: Ctx, id: number) {
-  const g = ctx.db.prepare<[number, number], GroupRow>('SELECT * FROM groups WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+  const g = groupInWorkspace(ctx.db, ctx.workspace.id, id);
   if (!g) throw notFound('GROUP_NOT_FOUND', `No group with id ${id} in this workspace.`);
   return { ...groupView(g), members: groupMembers(ctx, g.id).map(memberView) };
 }

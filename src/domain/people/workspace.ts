@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { fullName } from '../../rows/people';
 import { groupView, listableMembers, memberView } from './members';
-import type { GroupRow } from '../../rows/people';
+import { groupsOfWorkspace } from '../../rows/people';
 import { compareText } from '../paging';
 import { tagCounts } from '../tags/list';
 import { latestTemplates } from '../templates/list-row';
@@ -35,9 +35,7 @@ export function workspaceOverview(ctx: Ctx) {
   const members = listableMembers(ctx, false)
     .map(memberView)
     .sort((a, b) => compareText(a.name ?? a.lastName ?? '', b.name ?? b.lastName ?? '') || a.id - b.id);
-  const groups = ctx.db
-    .prepare<[number], GroupRow>('SELECT * FROM groups WHERE workspace_id = ?')
-    .all(ctx.workspace.id)
+  const groups = groupsOfWorkspace(ctx.db, ctx.workspace.id)
     .map(groupView)
     .sort((a, b) => compareText(a.name, b.name) || a.id - b.id);
   const tags = tagCounts(ctx).sort((a, b) => compareText(a.name, b.name));

@@ -1,5 +1,6 @@
 // Tags (spec v3 2.6): counts per carrier; total also counts carriers the API does not reach.
 import type { Ctx } from '../../context';
+import { tagCountRows } from '../../rows/tags';
 import { compareText, cursorScope, lenientPageSize, paginate, parseSort } from '../paging';
 
 interface TagCounts {
@@ -11,18 +12,7 @@ interface TagCounts {
 }
 
 export function tagCounts(ctx: Ctx): TagCounts[] {
-  return ctx.db
-    .prepare<[number], TagCounts>(
-      `SELECT t.name,
-              SUM(a.target_type = 'checklist') AS checklists,
-              SUM(a.target_type = 'template') AS templates,
-              SUM(a.target_type = 'task') AS tasks,
-              COUNT(a.id) + t.other_count AS total
-         FROM tags t LEFT JOIN tag_assignments a ON a.tag_id = t.id
-        WHERE t.workspace_id = ? GROUP BY t.id`,
-    )
-    .all(ctx.workspace.id)
-    .map((r) => ({ name: r.name, checklists: r.checklists ?? 0, templates: r.templates ?? 0, tasks: r.tasks ?? 0, total: r.total }));
+  return tagCountRows(ctx.db, ctx.workspace.id).map((r) => ({ name: r.name, checklists: r.checklists ?? 0, templates: r.templates ?? 0, tasks: r.tasks ?? 0, total: r.total }));
 }
 
 export function listTags(ctx: Ctx, input: { search?: string; sort?: string; after?: string; pageSize?: unknown }) {

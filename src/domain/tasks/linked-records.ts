@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import type { DataSetLink, DocField } from '../../rows/template-document';
 import { allRecords } from '../datasets/query';
-import type { FieldRow } from '../datasets/rows';
+import type { FieldRow } from '../../rows/data-set-fields';
 
 export interface LinkedRecord {
   key: string;

@@ -1,6 +1,9 @@
 // Data Set links of a template field, resolved by name (spec v3 2.5 "Data Set link").
 // Documents name Data Sets, views and fields; keys are looked up when read.
 import type { Db } from '../../store/open';
+import { dataSetByName } from '../../rows/data-sets';
+import { fieldsOfDataSet } from '../../rows/data-set-fields';
+import { viewsOfDataSet } from '../../rows/data-set-views';
 
 export interface DataSetLinkDoc {
   name: string;
@@ -27,22 +30,17 @@ interface FieldRow {
 }
 
 export function findDataSet(db: Db, workspaceId: number, name: string): DsRow | undefined {
-  return db
-    .prepare<[number, string, string], DsRow>(
-      `SELECT id, key, name FROM data_sets WHERE (workspace_id = ? OR workspace_id IS NULL) AND (lower(name) = lower(?) OR lower(slug) = lower(?))
-        ORDER BY workspace_id IS NULL, id LIMIT 1`,
-    )
-    .get(workspaceId, name.trim(), name.trim());
+  return dataSetByName(db, workspaceId, name.trim());
 }
 
 export function findView(db: Db, dataSetId: number, name: string | undefined): ViewRow | undefined {
-  const views = db.prepare<[number], ViewRow>('SELECT id, key, name, is_default FROM data_set_views WHERE data_set_id = ? ORDER BY is_default DESC, id').all(dataSetId);
+  const views: ViewRow[] = viewsOfDataSet(db, dataSetId);
   if (name === undefined) return views[0];
   return views.find((v) => v.name.toLowerCase() === name.trim().toLowerCase());
 }
 
 export function dataSetFields(db: Db, dataSetId: number): FieldRow[] {
-  return db.prepare<[number], FieldRow>('SELECT key, name FROM data_set_fields WHERE data_set_id = ? ORDER BY position').all(dataSetId);
+  return fieldsOfDataSet(db, dataSetId);
 }
 
 export const findField = (fields: FieldRow[], name: string) => fields.find((f) => f.name.toLowerCase() === name.trim().toLowerCase());

@@ -5,6 +5,7 @@
 import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
 import { parseStoredDocument, type TemplateDocument } from '../../rows/template-document';
+import { versionDocumentTexts } from '../../rows/templates';
 
 export const ID_KINDS = ['task', 'field', 'option', 'column', 'condition', 'notification'] as const;
 export type IdKind = (typeof ID_KINDS)[number];
@@ -31,8 +32,7 @@ export function eachItem(doc: TemplateDocument, visit: Visitor): void {
 /** Every id any version of the template has used, by kind (lower case). Rollback re-uses old ids. */
 export function knownIds(db: Db, templateId: number): KnownIds {
   const out = Object.fromEntries(ID_KINDS.map((k) => [k, new Set<string>()])) as KnownIds;
-  const rows = db.prepare<[number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ?').all(templateId);
-  for (const r of rows) eachItem(parseStoredDocument(r.document), (n, kind) => typeof n?.id === 'string' && out[kind].add(n.id.toLowerCase()));
+  for (const text of versionDocumentTexts(db, templateId)) eachItem(parseStoredDocument(text), (n, kind) => typeof n?.id === 'string' && out[kind].add(n.id.toLowerCase()));
   return out;
 }
 

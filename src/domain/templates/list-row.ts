@@ -3,7 +3,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { userRef } from '../users';
 
-import type { TemplateRow, TemplateVersionRow } from '../../rows/templates';
+import { latestTemplateRows, type TemplateRow, type TemplateVersionRow } from '../../rows/templates';
 
 import { templateUrl } from '../urls';
 export { templateUrl };
@@ -23,13 +23,7 @@ export function templateListRow(ctx: Ctx, t: TemplateRow, v: TemplateVersionRow)
 
 /** Latest version of every template of the workspace, archived ones only when asked. */
 export function latestTemplates(ctx: Ctx, includeArchived: boolean) {
-  const rows = ctx.db
-    .prepare<[number], TemplateRow & { v_name: string; v_description: string | null; v_created_at: number; v_created_by: number | null; v_document: string }>(
-      `SELECT t.*, v.name AS v_name, v.description AS v_description, v.created_at AS v_created_at, v.created_by AS v_created_by, v.document AS v_document
-         FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-        WHERE t.workspace_id = ? ORDER BY v.name COLLATE NOCASE, t.id`,
-    )
-    .all(ctx.workspace.id);
+  const rows = latestTemplateRows(ctx.db, ctx.workspace.id);
   return rows
     .filter((r) => includeArchived || r.is_archived === 0)
     .map((r) =>

@@ -3,7 +3,8 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { assertCanEditTemplate } from '../access/templates';
-import { displayName, type GroupRow, type MemberRow } from '../../rows/people';
+import { displayName, groupById, groupInWorkspace, memberById, memberInWorkspace } from '../../rows/people';
+import { deletePermissionsOf, insertPermission, permissionsOfTemplate } from '../../rows/template-permissions';
 import { compareText } from '../paging';
 import { findTemplate, findVersion, readableTemplate } from './read';
 
@@ -27,14 +28,12 @@ const TYPE_ORDER = { AllUsers: 0, Group: 1, TeamMember: 2 } as const;
 
 /** Rules in a fixed order: AllUsers, then groups, then members, each by name. */
 export function permissionRules(ctx: Ctx, templateId: number) {
-  const rows = ctx.db.prepare<[number], RuleRow>('SELECT assignee_type, assignee_id, permission FROM template_permissions WHERE template_id = ?').all(templateId);
-  const member = ctx.db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?');
-  const group = ctx.db.prepare<[number], GroupRow>('SELECT * FROM groups WHERE id = ?');
+  const rows = permissionsOfTemplate(ctx.db, templateId) as RuleRow[];
   return rows
     .map((r) => {
       if (r.assignee_type === 'AllUsers') return { assigneeType: r.assignee_type, name: 'All Users', permission: r.permission };
-      const name = r.assignee_type === 'Group' ? group.get(r.assignee_id)?.name : (() => {
-        const m = member.get(r.assignee_id);
+      const name = r.assignee_type === 'Group' ? groupById(ctx.db, r.assignee_id)?.name : (() => {
+        const m = memberById(ctx.db, r.assignee_id);
         return m ? displayName(m) : undefined;
       })();
       return { assigneeType: r.assignee_type, assigneeId: r.assignee_id, name, permission: r.permission };
@@ -60,17 +59,14 @@ export function setTemplatePermissions(ctx: Ctx, input: { key: string; permissio
   });
   const t = findTemplate(ctx, input.key);
   assertCanEditTemplate(ctx, t, findVersion(ctx, t).name, 'set its permissions');
-  const member = ctx.db.prepare<[number, number], { id: number }>('SELECT id FROM members WHERE id = ? AND workspace_id = ? AND is_removed = 0');
-  const group = ctx.db.prepare<[number, number], { id: number }>('SELECT id FROM groups WHERE id = ? AND workspace_id = ?');
   input.permissions.forEach((r, i) => {
     const f = `permissions[${i}]`;
     if (r.assigneeType !== 'AllUsers' && r.assigneeId !== undefined) {
-      const found = r.assigneeType === 'Group' ? group.get(r.assigneeId, ctx.workspace.id) : member.get(r.assigneeId, ctx.workspace.id);
+      const found = r.assigneeType === 'Group' ? groupInWorkspace(ctx.db, ctx.workspace.id, r.assigneeId) !== undefined : memberInWorkspace(ctx.db, ctx.workspace.id, r.assigneeId);
       if (!found) throw validationError(`${f}.assigneeId: no ${r.assigneeType === 'Group' ? 'group' : 'member'} ${r.assigneeId} exists in this workspace.`, `${f}.assigneeId`);
     }
   });
-  ctx.db.prepare('DELETE FROM template_permissions WHERE template_id = ?').run(t.id);
-  const ins = ctx.db.prepare('INSERT INTO template_permissions (template_id, assignee_type, assignee_id, permission) VALUES (?, ?, ?, ?)');
-  for (const r of input.permissions) ins.run(t.id, r.assigneeType, r.assigneeId ?? 0, r.permission);
+  deletePermissionsOf(ctx.db, t.id);
+  for (const r of input.permissions) insertPermission(ctx.db, t.id, { assignee_type: r.assigneeType, assignee_id: r.assigneeId ?? 0, permission: r.permission });
   return { permissions: permissionRules(ctx, t.id) };
 }

@@ -7,18 +7,18 @@ import { compareText } from '../paging';
 import { assertCanReadTemplate } from '../access/templates';
 import { parseStoredDocument, type DocField } from '../../rows/template-document';
 import { templateListRow, templateUrl } from './list-row';
-import type { TemplateRow, TemplateVersionRow } from '../../rows/templates';
+import { templateByKey, templateVersion, templatesOfWorkspace, versionsNewestFirst, versionsOldestFirst, type TemplateRow, type TemplateVersionRow } from '../../rows/templates';
 import { dataSetLinkView, type DataSetLinkDoc } from './datasets';
 import { displayName } from '../schema/content-types';
 
 export function findTemplate(ctx: Ctx, key: string): TemplateRow {
-  const t = ctx.db.prepare<[number, string], TemplateRow>('SELECT * FROM templates WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(ctx.workspace.id, key);
+  const t = templateByKey(ctx.db, ctx.workspace.id, key);
   if (!t) throw notFound('TEMPLATE_NOT_FOUND', `No template with key ${key} exists in this workspace.`);
   return t;
 }
 
 export function findVersion(ctx: Ctx, t: TemplateRow, version?: number): TemplateVersionRow {
-  const v = ctx.db.prepare<[number, number], TemplateVersionRow>('SELECT * FROM template_versions WHERE template_id = ? AND version = ?').get(t.id, version ?? t.latest_version);
+  const v = templateVersion(ctx.db, t.id, version ?? t.latest_version);
   if (!v) throw notFound('TEMPLATE_NOT_FOUND', `Template ${t.key} has no version ${version}; its latest version is ${t.latest_version}.`);
   return v;
 }
@@ -33,12 +33,11 @@ export function readableTemplate(ctx: Ctx, key: string, version?: number): { t: 
 
 /** GET /v3/templates: every template in one page, never filtered by permission (4.4). */
 export function listTemplates(ctx: Ctx, input: { includeAllVersions?: boolean; includeArchived?: boolean }) {
-  const rows = ctx.db.prepare<[number], TemplateRow>('SELECT * FROM templates WHERE workspace_id = ?').all(ctx.workspace.id);
+  const rows = templatesOfWorkspace(ctx.db, ctx.workspace.id);
   const items: ReturnType<typeof templateListRow>[] = [];
-  const versions = ctx.db.prepare<[number], TemplateVersionRow>('SELECT * FROM template_versions WHERE template_id = ? ORDER BY version');
   for (const t of rows) {
     if (t.is_archived === 1 && input.includeArchived !== true) continue;
-    const all = versions.all(t.id);
+    const all = versionsOldestFirst(ctx.db, t.id);
     const chosen = input.includeAllVersions === true ? all : all.filter((v) => v.version === t.latest_version);
     for (const v of chosen) items.push(templateListRow(ctx, t, v));
   }
@@ -111,9 +110,6 @@ export function versionRow(ctx: Ctx, t: TemplateRow, v: TemplateVersionRow) {
 /** GET /v3/templates/{key}/versions: every version, newest first, in one page. */
 export function listVersions(ctx: Ctx, input: { key: string }) {
   const { t } = readableTemplate(ctx, input.key);
-  const items = ctx.db
-    .prepare<[number], TemplateVersionRow>('SELECT * FROM template_versions WHERE template_id = ? ORDER BY version DESC')
-    .all(t.id)
-    .map((v) => versionRow(ctx, t, v));
+  const items = versionsNewestFirst(ctx.db, t.id).map((v) => versionRow(ctx, t, v));
   return { items, hasMore: false, total: items.length };
 }

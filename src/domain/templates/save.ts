@@ -5,6 +5,7 @@ import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
 import { applyTags, removeTag } from '../tags/apply';
 import type { TemplateDocument } from '../../rows/template-document';
+import { tagsOf } from '../../rows/tags';
 import { assignIds } from './ids';
 import { insertTemplate, publishVersion } from './store';
 
@@ -33,12 +34,7 @@ export function saveVersion(db: Db, workspaceId: number, templateId: number, doc
 
 /** The template's tags are those of its latest version (tags are created on first application). */
 function syncTemplateTags(db: Db, workspaceId: number, templateId: number, names: string[], now: number): void {
-  const current = db
-    .prepare<[number], { name: string }>(
-      `SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = 'template' AND a.target_id = ?`,
-    )
-    .all(templateId)
-    .map((r) => r.name);
+  const current = tagsOf(db, 'template', templateId).map((r) => r.name);
   const wanted = new Set(names.map((n) => n.trim().toLowerCase()));
   for (const n of current) if (!wanted.has(n.toLowerCase())) removeTag(db, workspaceId, 'template', templateId, n);
   applyTags(db, workspaceId, 'template', templateId, names, now);

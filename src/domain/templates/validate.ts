@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../store/open';
 import { findByName } from '../../rows/people';
+import { templateIdByLatestName } from '../../rows/templates';
 import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from '../schema/template-format';
 import { ViolationList, type PathPart, type ValidationResult } from './violations';
 import { dataSetFields, findDataSet, findField, findView } from './datasets';
@@ -376,13 +377,8 @@ function checkField(
     if (found.length === 0) list.error([...fp, 'group'], 'assignee_not_found', `No group is named ${JSON.stringify(f.group)}.`, 'list_groups shows the groups.');
   }
   if (type === 'LinkedChecklist' && typeof f.template === 'string') {
-    const t = opts.db
-      .prepare<[number, string], { id: number }>(
-        `SELECT t.id FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-          WHERE t.workspace_id = ? AND lower(v.name) = lower(?) LIMIT 1`,
-      )
-      .get(opts.workspaceId, f.template.trim());
-    if (!t) list.error([...fp, 'template'], 'template_not_found', `No template is named ${JSON.stringify(f.template)}.`, 'list_templates shows the templates.');
+    const t = templateIdByLatestName(opts.db, opts.workspaceId, f.template.trim());
+    if (t === undefined) list.error([...fp, 'template'], 'template_not_found', `No template is named ${JSON.stringify(f.template)}.`, 'list_templates shows the templates.');
   }
 }
 

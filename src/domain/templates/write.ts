@@ -11,6 +11,8 @@ import { saveNewTemplate, saveVersion } from './save';
 import { validateDocument, type ValidateOptions } from './validate';
 import type { ValidationResult } from './violations';
 import { templateListRow } from './list-row';
+import { copyPermissions, grantRunAndView } from '../../rows/template-permissions';
+import { setTemplateArchivedFlag, templateById } from '../../rows/templates';
 
 export function templateInvalid(result: ValidationResult): ApiError {
   const errors = result.violations.filter((v) => v.severity === 'error');
@@ -40,13 +42,11 @@ const createdBy = (ctx: Ctx) => ctx.actor.member.id;
 /** A member who creates a template may run it: they get a RunAndView rule (docs/template-document.md). */
 function grantCreator(ctx: Ctx, templateId: number): void {
   if (ctx.actor.kind !== 'member' || ctx.actor.isAdmin) return;
-  ctx.db
-    .prepare("INSERT OR IGNORE INTO template_permissions (template_id, assignee_type, assignee_id, permission) VALUES (?, 'TeamMember', ?, 'RunAndView')")
-    .run(templateId, ctx.actor.member.id);
+  grantRunAndView(ctx.db, templateId, ctx.actor.member.id);
 }
 
 function detailOf(ctx: Ctx, templateId: number, version: number) {
-  const t = ctx.db.prepare<[number], import('../../rows/templates').TemplateRow>('SELECT * FROM templates WHERE id = ?').get(templateId)!;
+  const t = templateById(ctx.db, templateId)!;
   return templateDetail(ctx, t, findVersion(ctx, t, version));
 }
 
@@ -106,9 +106,7 @@ export function copyTemplate(ctx: Ctx, input: { key: string; name?: string; vers
     now: ctx.now(),
   });
   // The copy keeps who may see and run it.
-  ctx.db
-    .prepare('INSERT INTO template_permissions (template_id, assignee_type, assignee_id, permission) SELECT ?, assignee_type, assignee_id, permission FROM template_permissions WHERE template_id = ?')
-    .run(saved.templateId, t.id);
+  copyPermissions(ctx.db, t.id, saved.templateId);
   grantCreator(ctx, saved.templateId);
   return detailOf(ctx, saved.templateId, saved.version);
 }
@@ -118,7 +116,7 @@ export function setTemplateArchived(ctx: Ctx, input: { key: string; archived?: b
   const t = findTemplate(ctx, input.key);
   assertCanArchiveTemplate(ctx);
   const archived = input.archived !== false;
-  ctx.db.prepare('UPDATE templates SET is_archived = ? WHERE id = ?').run(archived ? 1 : 0, t.id);
+  setTemplateArchivedFlag(ctx.db, t.id, archived);
   const row = { ...t, is_archived: archived ? 1 : 0 };
   return templateListRow(ctx, row, findVersion(ctx, row));
 }

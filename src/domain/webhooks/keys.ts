@@ -2,22 +2,21 @@
 // A key that names nothing in the workspace is refused with 400 on the scope key.
 import type { Db } from '../../store/open';
 import { parseStoredDocument, type DocField } from '../../rows/template-document';
+import { allVersionDocumentTexts, templateByKey } from '../../rows/templates';
+import { standaloneTaskKeyExists } from '../../rows/event-facts';
 
 function* documents(db: Db, workspaceId: number) {
-  const rows = db
-    .prepare<[number], { document: string }>('SELECT v.document FROM template_versions v JOIN templates t ON t.id = v.template_id WHERE t.workspace_id = ?')
-    .all(workspaceId);
-  for (const r of rows) yield parseStoredDocument(r.document);
+  for (const text of allVersionDocumentTexts(db, workspaceId)) yield parseStoredDocument(text);
 }
 
 export function templateExists(db: Db, workspaceId: number, key: string): boolean {
-  return db.prepare('SELECT 1 FROM templates WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(workspaceId, key) !== undefined;
+  return templateByKey(db, workspaceId, key) !== undefined;
 }
 
 /** A template task's key (any version) or a standalone task's key. */
 export function taskKeyExists(db: Db, workspaceId: number, key: string): boolean {
   const k = key.toLowerCase();
-  if (db.prepare('SELECT 1 FROM tasks WHERE workspace_id = ? AND checklist_id IS NULL AND key = ? COLLATE NOCASE').get(workspaceId, key)) return true;
+  if (standaloneTaskKeyExists(db, workspaceId, key)) return true;
   for (const d of documents(db, workspaceId)) if (d.tasks.some((t) => t.id?.toLowerCase() === k)) return true;
   return false;
 }

@@ -4,7 +4,8 @@
 // (spec v3 6 rule 7).
 import type { Db } from '../../store/open';
 import { ALL_EVENTS } from './events';
-import type { WebhookRow } from './subscriptions';
+import { activeWebhooksFor, type WebhookRow } from '../../rows/webhooks';
+import { taskFactsById, taskIdOfComment, templateKeyOfChecklistRow } from '../../rows/event-facts';
 
 /** What an event is about, as far as scopes can tell. */
 export interface EventFacts {
@@ -15,21 +16,14 @@ export interface EventFacts {
   fieldKey: string | null;
 }
 
-interface TaskFactsRow {
-  key: string;
-  checklist_id: number | null;
-  attached_checklist_id: number | null;
-}
-
 function templateKeyOfChecklist(db: Db, checklistId: number | null): string | null {
   if (checklistId === null) return null;
-  const r = db.prepare<[number], { key: string }>('SELECT t.key FROM checklists c JOIN templates t ON t.id = c.template_id WHERE c.id = ?').get(checklistId);
-  return r?.key.toLowerCase() ?? null;
+  return templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null;
 }
 
 function taskFacts(db: Db, taskId: unknown): EventFacts | undefined {
   if (typeof taskId !== 'number') return undefined;
-  const t = db.prepare<[number], TaskFactsRow>('SELECT key, checklist_id, attached_checklist_id FROM tasks WHERE id = ?').get(taskId);
+  const t = taskFactsById(db, taskId);
   if (!t) return undefined;
   return { taskKey: t.key.toLowerCase(), templateKey: templateKeyOfChecklist(db, t.checklist_id ?? t.attached_checklist_id), fieldKey: null };
 }
@@ -52,8 +46,8 @@ export function factsFor(db: Db, eventType: string, subject: Record<string, unkn
     }
     case 'comment_created': {
       if (typeof subject.commentId !== 'number') return undefined;
-      const c = db.prepare<[number], { task_id: number }>('SELECT task_id FROM comments WHERE id = ?').get(subject.commentId);
-      return c ? taskFacts(db, c.task_id) : undefined;
+      const taskId = taskIdOfComment(db, subject.commentId);
+      return taskId !== undefined ? taskFacts(db, taskId) : undefined;
     }
     default:
       return { templateKey: null, taskKey: null, fieldKey: null };
@@ -77,8 +71,5 @@ export function matches(w: WebhookRow, eventType: string, f: EventFacts): boolea
 }
 
 export function matchingSubscriptions(db: Db, workspaceId: number, eventType: string, f: EventFacts): WebhookRow[] {
-  return db
-    .prepare<[number, string, string], WebhookRow>('SELECT * FROM webhooks WHERE workspace_id = ? AND (event_type = ? OR event_type = ?) AND is_active = 1 ORDER BY id')
-    .all(workspaceId, eventType, ALL_EVENTS)
-    .filter((w) => matches(w, eventType, f));
+  return activeWebhooksFor(db, workspaceId, eventType, ALL_EVENTS).filter((w) => matches(w, eventType, f));
 }

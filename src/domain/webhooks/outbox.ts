@@ -7,6 +7,9 @@ import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
 import { isEventType } from './events';
 import { factsFor, matchingSubscriptions } from './matching';
+import { dataSetById } from '../../rows/data-sets';
+import { recordById } from '../../rows/data-set-records';
+import { insertDelivery, insertEvent } from '../../rows/webhook-events';
 
 export interface Recorded {
   eventId: number;
@@ -23,10 +26,10 @@ export interface Recorded {
 function dataSetSnapshot(db: Db, eventType: string, subject: Record<string, unknown>) {
   const rec =
     typeof subject.recordId === 'number'
-      ? db.prepare<[number], { key: string; data_set_id: number; vals: string }>('SELECT key, data_set_id, vals FROM data_set_records WHERE id = ?').get(subject.recordId)
+      ? recordById(db, subject.recordId)
       : undefined;
   const dsId = rec?.data_set_id ?? (typeof subject.dataSetId === 'number' ? subject.dataSetId : undefined);
-  const ds = dsId === undefined ? undefined : db.prepare<[number], { key: string; name: string }>('SELECT key, name FROM data_sets WHERE id = ?').get(dsId);
+  const ds = dsId === undefined ? undefined : dataSetById(db, dsId);
   const recordKey = rec?.key ?? (typeof subject.recordKey === 'string' ? subject.recordKey : undefined);
   if (!ds || !recordKey) return undefined;
   const values = rec ? (JSON.parse(rec.vals) as Record<string, unknown>) : {};
@@ -76,12 +79,7 @@ export function recordEvent(
   }
   const subs = state === 'pending' && facts ? matchingSubscriptions(db, ctx.workspace.id, eventType, facts) : [];
   if (state === 'pending' && subs.length === 0) state = 'unmatched';
-  const eventId = Number(
-    db
-      .prepare('INSERT INTO events (key, workspace_id, event_type, subject, actor_id, state, drop_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(newGuid(), ctx.workspace.id, eventType, JSON.stringify(stored), ctx.actor.member.id, state, dropReason, now).lastInsertRowid,
-  );
-  const insert = db.prepare('INSERT INTO deliveries (key, event_id, webhook_id, target_url, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const w of subs) insert.run(newGuid(), eventId, w.id, w.target_url, firstAttemptAt, now);
+  const eventId = insertEvent(db, { key: newGuid(), workspace_id: ctx.workspace.id, event_type: eventType, subject: JSON.stringify(stored), actor_id: ctx.actor.member.id, state, drop_reason: dropReason, created_at: now });
+  for (const w of subs) insertDelivery(db, { key: newGuid(), event_id: eventId, webhook_id: w.id, target_url: w.target_url, next_attempt_at: firstAttemptAt, replay_of: null, created_at: now });
   return { eventId, deliveries: subs.length };
 }

@@ -7,25 +7,11 @@ import { iso } from '../../clock';
 import { newGuid } from '../../ids';
 import { notFound, validationError } from '../../errors';
 import { EVENTS, type EventType, type ScopeType } from './events';
+import { deleteWebhookRow, insertWebhook, subscriptionsOf, webhookByKey, type WebhookRow } from '../../rows/webhooks';
+import { cancelPendingDeliveries } from '../../rows/webhook-events';
 import { findTemplateField, taskKeyExists, templateExists } from './keys';
 
-export interface WebhookRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  api: 'v2' | 'v3' | 'emulator';
-  source: string | null;
-  event_type: string;
-  target_url: string;
-  scope_type: ScopeType | null;
-  template_key: string | null;
-  task_key: string | null;
-  field_key: string | null;
-  secret: string | null;
-  is_active: number;
-  created_by: number | null;
-  created_at: number;
-}
+export type { WebhookRow };
 
 /** http(s) with a host; anything else is refused (field as given). */
 export function checkTargetUrl(url: string, field: string): string {
@@ -67,41 +53,36 @@ export function insertSubscription(ctx: Ctx, s: NewSubscription, fields: { templ
     if (f.type !== 'FileUpload') throw validationError(`${fields.field} names a ${f.type} field; file_uploaded needs a File Upload field.`, fields.field);
   }
   const key = newGuid();
-  ctx.db
-    .prepare(
-      `INSERT INTO webhooks (key, workspace_id, api, source, event_type, target_url, scope_type, template_key, task_key, field_key, secret, created_by, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      key,
-      ws,
-      s.api,
-      s.source ?? null,
-      s.eventType,
-      s.targetUrl,
-      s.scopeType,
-      s.templateKey?.toLowerCase() ?? null,
-      s.taskKey?.toLowerCase() ?? null,
-      s.fieldKey?.toLowerCase() ?? null,
-      s.secret ?? null,
-      ctx.actor.member.id,
-      ctx.now(),
-    );
+  insertWebhook(ctx.db, {
+    key,
+    workspace_id: ws,
+    api: s.api,
+    source: s.source ?? null,
+    event_type: s.eventType,
+    target_url: s.targetUrl,
+    scope_type: s.scopeType,
+    template_key: s.templateKey?.toLowerCase() ?? null,
+    task_key: s.taskKey?.toLowerCase() ?? null,
+    field_key: s.fieldKey?.toLowerCase() ?? null,
+    secret: s.secret ?? null,
+    created_by: ctx.actor.member.id,
+    created_at: ctx.now(),
+  });
   return getByKey(ctx.db, ws, key)!;
 }
 
 export function getByKey(db: Db, workspaceId: number, key: string): WebhookRow | undefined {
-  return db.prepare<[number, string], WebhookRow>('SELECT * FROM webhooks WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(workspaceId, key);
+  return webhookByKey(db, workspaceId, key);
 }
 
 export function listSubscriptions(db: Db, workspaceId: number): WebhookRow[] {
-  return db.prepare<[number], WebhookRow>("SELECT * FROM webhooks WHERE workspace_id = ? AND api != 'emulator' ORDER BY created_at, id").all(workspaceId);
+  return subscriptionsOf(db, workspaceId);
 }
 
 /** Deletes a subscription; its pending deliveries are cancelled (nothing is sent after unsubscribe). */
 export function deleteSubscription(db: Db, row: WebhookRow, now: number): void {
-  db.prepare("UPDATE deliveries SET status = 'cancelled', last_error = 'subscription deleted', next_attempt_at = ? WHERE webhook_id = ? AND status = 'pending'").run(now, row.id);
-  db.prepare('DELETE FROM webhooks WHERE id = ?').run(row.id);
+  cancelPendingDeliveries(db, row.id, now);
+  deleteWebhookRow(db, row.id);
 }
 
 /** The scope a row answers in v3 (legacy rows with both keys show the task key). */

@@ -9,6 +9,8 @@ import { memberById, fullName } from '../../rows/people';
 import type { TaskRow } from '../../domain/tasks/rows';
 import { defineLegacyRoute } from '../define';
 import { bad, param } from '../params';
+import { templateNameById } from '../../rows/templates';
+import { checklistCommentsBetween, checklistTasksOfWorkspace, checklistsOfWorkspace } from '../../rows/legacy-searches';
 
 const DAY = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -33,26 +35,16 @@ export function analyticsLegacy(ctx: Ctx, q: URLSearchParams) {
   const now = ctx.now();
 
   const readable = readableChecklists(ctx);
-  const checklists = ctx.db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE workspace_id = ?').all(ctx.workspace.id).filter(readable);
+  const checklists = checklistsOfWorkspace<ChecklistRow>(ctx.db, ctx.workspace.id).filter(readable);
   const byId = new Map(checklists.map((c) => [c.id, c]));
-  const tasks = ctx.db
-    .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE workspace_id = ? AND checklist_id IS NOT NULL AND is_heading = 0')
-    .all(ctx.workspace.id)
-    .filter((t) => byId.has(t.checklist_id!));
-  const comments = ctx.db
-    .prepare<[number, number, number], { task_id: number; author_id: number | null; checklist_id: number }>(
-      'SELECT c.task_id, c.author_id, t.checklist_id FROM comments c JOIN tasks t ON t.id = c.task_id WHERE t.workspace_id = ? AND t.checklist_id IS NOT NULL AND c.created_at >= ? AND c.created_at < ?',
-    )
-    .all(ctx.workspace.id, from, to)
-    .filter((c) => byId.has(c.checklist_id));
+  const tasks = checklistTasksOfWorkspace<TaskRow>(ctx.db, ctx.workspace.id).filter((t) => byId.has(t.checklist_id!));
+  const comments = checklistCommentsBetween(ctx.db, ctx.workspace.id, from, to).filter((c) => byId.has(c.checklist_id));
 
   const templates = new Map<number, { templateKey: string; templateName: string; checklistsCreated: number; checklistsCompleted: number; tasksCompleted: number }>();
   const tpl = (templateId: number) => {
     let row = templates.get(templateId);
     if (!row) {
-      const t = ctx.db
-        .prepare<[number], { key: string; name: string }>('SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.id = ?')
-        .get(templateId)!;
+      const t = templateNameById(ctx.db, templateId)!;
       row = { templateKey: t.key, templateName: t.name, checklistsCreated: 0, checklistsCompleted: 0, tasksCompleted: 0 };
       templates.set(templateId, row);
     }

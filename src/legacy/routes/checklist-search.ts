@@ -19,6 +19,8 @@ import { canReadTask, targetOf } from '../lookup';
 import { checklistAndTemplate, legacyChecklist, legacyFile, legacyTask } from '../shapes';
 import { contentId, taskContentId } from '../content-ids';
 import { checkChecklistName } from './checklists';
+import { templateById, versionsHolding } from '../../rows/templates';
+import { searchChecklists, taskCopiesOfVersion, tasksWithKey, type ChecklistSearch } from '../../rows/legacy-searches';
 
 /** How long a completed checklist counts as RECENTLYCOMPLETE (designed: docs/legacy.md). */
 export const RECENT_DAYS = 7;
@@ -41,37 +43,25 @@ interface Filters {
 
 /** Checklists of a template matching the filters, newest first, that the actor may read. Archived ones are left out. */
 function matching(ctx: Ctx, f: Filters): ChecklistRow[] {
-  const where = ['workspace_id = ?', 'template_id = ?', 'is_archived = 0'];
-  const args: (string | number)[] = [ctx.workspace.id, f.templateId];
-  if (f.name) {
-    where.push('instr(lower(name), lower(?)) > 0');
-    args.push(f.name);
-  }
-  if (f.tag) {
-    where.push(
-      `id IN (SELECT a.target_id FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-               WHERE a.target_type = 'checklist' AND t.workspace_id = ? AND instr(lower(t.name), lower(?)) > 0)`,
-    );
-    args.push(ctx.workspace.id, f.tag);
-  }
+  const search: ChecklistSearch = { workspaceId: ctx.workspace.id, templateId: f.templateId, name: f.name, tag: f.tag };
   switch (f.status) {
     case 'SCHEDULED':
-      where.push("status = 'Scheduled'");
+      search.status = 'Scheduled';
       break;
     case 'INPROGRESS':
-      where.push("status = 'InProgress'");
+      search.status = 'InProgress';
       break;
     case 'COMPLETE':
-      where.push("status = 'Complete'");
+      search.status = 'Complete';
       break;
     case 'RECENTLYCOMPLETE':
-      where.push("status = 'Complete'", 'completed_at >= ?');
-      args.push(ctx.now() - RECENT_DAYS * DAY);
+      search.status = 'Complete';
+      search.completedSince = ctx.now() - RECENT_DAYS * DAY;
       break;
     default:
       break;
   }
-  const rows = ctx.db.prepare<(string | number)[], ChecklistRow>(`SELECT * FROM checklists WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC`).all(...args);
+  const rows = searchChecklists<ChecklistRow>(ctx.db, search);
   const readable = readableChecklists(ctx);
   return rows.filter(readable);
 }
@@ -129,15 +119,7 @@ export function tasksLegacy(ctx: Ctx, q: URLSearchParams) {
   const status = (param(q, 'status') ?? 'ALL').toUpperCase();
   if (!(TASK_STATUSES as readonly string[]).includes(status)) throw bad(`status must be one of ${TASK_STATUSES.join(', ')}.`);
   const p = paging(q);
-  const rows = ctx.db
-    .prepare<[string, number, string, number], TaskRow>(
-      `SELECT t.* FROM tasks t JOIN checklists c ON c.id = t.checklist_id
-        WHERE t.key = ? COLLATE NOCASE AND c.workspace_id = ? AND c.is_archived = 0
-       UNION ALL
-       SELECT t.* FROM tasks t WHERE t.checklist_id IS NULL AND t.key = ? COLLATE NOCASE AND t.workspace_id = ?`,
-    )
-    .all(taskKey, ctx.workspace.id, taskKey, ctx.workspace.id)
-    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  const rows = tasksWithKey<TaskRow>(ctx.db, ctx.workspace.id, taskKey).sort((a, b) => b.created_at - a.created_at || b.id - a.id);
   const picked = rows
     .filter((t) => status === 'ALL' || (!t.is_heading && (status === 'OPEN' ? (t.status ?? 'Incomplete') === 'Incomplete' : t.status === 'Complete' || t.status === 'NotApplicable')))
     .map((t) => targetOf(ctx, t))
@@ -149,12 +131,7 @@ export function tasksLegacy(ctx: Ctx, q: URLSearchParams) {
 
 /** Where a control key lives: the template versions whose documents carry it, with its task. */
 function controlHomes(ctx: Ctx, key: string): { templateId: number; version: number; task: DocTask; field: DocField; position: number }[] {
-  const versions = ctx.db
-    .prepare<[number, string], { template_id: number; version: number; document: string }>(
-      `SELECT v.template_id, v.version, v.document FROM template_versions v JOIN templates t ON t.id = v.template_id
-        WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
-    )
-    .all(ctx.workspace.id, key);
+  const versions = versionsHolding(ctx.db, ctx.workspace.id, key);
   const out: ReturnType<typeof controlHomes> = [];
   for (const v of versions) {
     for (const task of parseStoredDocument(v.document).tasks ?? []) {
@@ -171,13 +148,9 @@ export function uploadedFilesLegacy(ctx: Ctx, q: URLSearchParams) {
   const homes = controlHomes(ctx, key).filter((h) => h.field.type === 'FileUpload');
   if (homes.length === 0) throw notFound('CONTROL_NOT_FOUND', `No File Upload control with key ${key} exists in this workspace.`);
   const latest = homes.reduce((a, b) => (b.templateId === a.templateId && b.version > a.version ? b : a));
-  const tpl = ctx.db.prepare<[number], { key: string; latest_version: number }>('SELECT key, latest_version FROM templates WHERE id = ?').get(latest.templateId)!;
-  const taskRows = ctx.db.prepare<[number, number, string], TaskRow & { c_created: number }>(
-    `SELECT t.*, c.created_at AS c_created FROM tasks t JOIN checklists c ON c.id = t.checklist_id
-      WHERE c.template_id = ? AND c.template_version = ? AND t.key = ? COLLATE NOCASE`,
-  );
+  const tpl = templateById(ctx.db, latest.templateId)!;
   // Newest checklist first across every version that has the control (docs/legacy.md), not version by version.
-  const rows = homes.flatMap((h) => taskRows.all(h.templateId, h.version, h.task.id!).map((row) => ({ row, fieldKey: h.field.id! })));
+  const rows = homes.flatMap((h) => taskCopiesOfVersion<TaskRow>(ctx.db, h.templateId, h.version, h.task.id!).map((row) => ({ row, fieldKey: h.field.id! })));
   rows.sort((a, b) => b.row.c_created - a.row.c_created || b.row.checklist_id! - a.row.checklist_id!);
   const files: ReturnType<typeof fileRow>[] = [];
   for (const { row, fieldKey } of rows) {

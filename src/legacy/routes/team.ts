@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { compareText } from '../../domain/paging';
 import { groupMembers, listableMembers } from '../../domain/people/members';
-import { displayName, fullName, type GroupRow, type MemberRow } from '../../rows/people';
+import { displayName, fullName, groupsOfWorkspace, type GroupRow, type MemberRow } from '../../rows/people';
 import { defineLegacyRoute, legacyError } from '../define';
 import { param } from '../params';
 import { ASSIGNEE_TYPE } from '../shapes';
@@ -20,9 +20,7 @@ function members(ctx: Ctx, q: URLSearchParams): MemberRow[] {
 
 function groups(ctx: Ctx, q: URLSearchParams): GroupRow[] {
   const needle = param(q, 'nameContains')?.toLowerCase();
-  return ctx.db
-    .prepare<[number], GroupRow>('SELECT * FROM groups WHERE workspace_id = ?')
-    .all(ctx.workspace.id)
+  return groupsOfWorkspace(ctx.db, ctx.workspace.id)
     .filter((g) => !needle || g.name.toLowerCase().includes(needle))
     .sort((a, b) => compareText(a.name, b.name) || a.id - b.id);
 }

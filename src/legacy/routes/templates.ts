@@ -11,14 +11,12 @@ import { ANSWERABLE } from '../../domain/schema/template-format';
 import { defineLegacyRoute, legacyError } from '../define';
 import { param, requiredGuidParam } from '../params';
 import { controlType } from './tasks';
+import { latestDocumentsHolding, latestTemplateRows } from '../../rows/templates';
 
 export function templatesLegacy(ctx: Ctx) {
-  const rows = ctx.db
-    .prepare<[number], { key: string; name: string }>(
-      `SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-        WHERE t.workspace_id = ? AND t.is_archived = 0`,
-    )
-    .all(ctx.workspace.id)
+  const rows = latestTemplateRows(ctx.db, ctx.workspace.id)
+    .filter((r) => r.is_archived === 0)
+    .map((r) => ({ key: r.key, name: r.v_name }))
     .sort((a, b) => compareText(a.name, b.name) || a.key.localeCompare(b.key));
   if (rows.length === 0) return legacyError(404, 'No active templates.');
   return rows.map((r) => ({ id: r.key, name: r.name }));
@@ -34,14 +32,8 @@ export function templateTasksLegacy(ctx: Ctx, q: URLSearchParams) {
 
 /** The template task of that key in the latest version of a workspace template. */
 function templateTask(ctx: Ctx, taskKey: string): DocTask {
-  const versions = ctx.db
-    .prepare<[number, string], { document: string }>(
-      `SELECT v.document FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-        WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
-    )
-    .all(ctx.workspace.id, taskKey);
-  for (const v of versions) {
-    const task = (parseStoredDocument(v.document).tasks ?? []).find((x) => x.id?.toLowerCase() === taskKey.toLowerCase());
+  for (const document of latestDocumentsHolding(ctx.db, ctx.workspace.id, taskKey)) {
+    const task = (parseStoredDocument(document).tasks ?? []).find((x) => x.id?.toLowerCase() === taskKey.toLowerCase());
     if (task) return task;
   }
   throw notFound('TASK_NOT_FOUND', `No template task with key ${taskKey} exists in this workspace.`);

@@ -2,25 +2,14 @@
 // one payload per event, posted to every matching subscription, v2 and v3 alike).
 // A task_completed event whose task is no longer complete is dropped (6.3).
 import type { Db } from '../../store/open';
+import type { EventRow } from '../../rows/webhook-events';
 import { EVENTS, isEventType } from '../../domain/webhooks/events';
 import { writeCompact, writeIndented, type JsonValue } from '../json';
 import { Gone, checklistPayload, filePayload, taskPayload } from './family-a';
 import { assignmentPayload, commentPayload, dataSetPayload, type RecordSnapshot } from './family-b';
 import { getTask, type Urls } from './objects';
 
-export interface EventRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  event_type: string;
-  subject: string | null;
-  actor_id: number | null;
-  body: string | null;
-  state: string;
-  drop_reason: string | null;
-  created_at: number;
-  processed_at: number | null;
-}
+export type { EventRow };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- payloads are built from stored JSON documents (template, field values) read as they were written */
 export function payloadFor(db: Db, urls: Urls, e: EventRow): JsonValue {

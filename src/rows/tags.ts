@@ -1,0 +1,50 @@
+// Tags and their carriers (schema.sql `tags`, `tag_assignments`). other_count counts carriers the API does not reach.
+import type { Db } from '../store/open';
+
+export type TagTarget = 'checklist' | 'task' | 'template';
+
+export const tagByName = (db: Db, workspaceId: number, name: string): { id: number; other_count: number } | undefined =>
+  db.prepare<[number, string], { id: number; other_count: number }>('SELECT id, other_count FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE').get(workspaceId, name);
+
+export const insertTag = (db: Db, t: { key: string; workspaceId: number; name: string; now: number }): number =>
+  Number(db.prepare('INSERT INTO tags (key, workspace_id, name, created_at) VALUES (?, ?, ?, ?)').run(t.key, t.workspaceId, t.name, t.now).lastInsertRowid);
+
+export const deleteTagRow = (db: Db, id: number): void => void db.prepare('DELETE FROM tags WHERE id = ?').run(id);
+
+/** Puts the tag on a carrier, unless it is there already. */
+export const assignTag = (db: Db, key: string, tagId: number, targetType: TagTarget, targetId: number): void =>
+  void db.prepare('INSERT OR IGNORE INTO tag_assignments (key, tag_id, target_type, target_id) VALUES (?, ?, ?, ?)').run(key, tagId, targetType, targetId);
+
+/** Takes the tag off a carrier; false when it was not there. */
+export const unassignTag = (db: Db, tagId: number, targetType: TagTarget, targetId: number): boolean =>
+  db.prepare('DELETE FROM tag_assignments WHERE tag_id = ? AND target_type = ? AND target_id = ?').run(tagId, targetType, targetId).changes > 0;
+
+export const carrierCount = (db: Db, tagId: number): number => db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tag_assignments WHERE tag_id = ?').get(tagId)!.n;
+
+/** The tags on one carrier, by name. */
+export const tagsOf = (db: Db, targetType: TagTarget, targetId: number): { key: string; name: string }[] =>
+  db
+    .prepare<[string, number], { key: string; name: string }>('SELECT t.key, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = ? AND a.target_id = ? ORDER BY t.name COLLATE NOCASE, t.id')
+    .all(targetType, targetId);
+
+export interface TagCountsRow {
+  name: string;
+  checklists: number | null;
+  templates: number | null;
+  tasks: number | null;
+  total: number;
+}
+
+/** Every tag of a workspace with its carriers counted by kind; total also counts other_count. */
+export const tagCountRows = (db: Db, workspaceId: number): TagCountsRow[] =>
+  db
+    .prepare<[number], TagCountsRow>(
+      `SELECT t.name,
+              SUM(a.target_type = 'checklist') AS checklists,
+              SUM(a.target_type = 'template') AS templates,
+              SUM(a.target_type = 'task') AS tasks,
+              COUNT(a.id) + t.other_count AS total
+         FROM tags t LEFT JOIN tag_assignments a ON a.tag_id = t.id
+        WHERE t.workspace_id = ? GROUP BY t.id`,
+    )
+    .all(workspaceId);
