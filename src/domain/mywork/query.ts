@@ -8,6 +8,7 @@ import type { AssigneeFilter } from './assignee';
 import { onlyMe } from './assignee';
 import type { GridStatus, Judge } from './status';
 import { rememberedCount } from './totals';
+import { archivedChecklistIds, snoozedTaskIds } from '../../rows/my-work-grid';
 
 export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -197,15 +198,7 @@ export interface GridEnv extends Judge {
 const INLINE_MAX = 500;
 
 export function gridEnv(ctx: Ctx, j: Judge): GridEnv {
-  const archived = ctx.db
-    .prepare<[number], { id: number }>('SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1 LIMIT 501')
-    .all(ctx.workspace.id)
-    .map((r) => r.id);
-  const snoozed = ctx.db
-    .prepare<[number, number], { task_id: number }>('SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ? LIMIT 501')
-    .all(ctx.actor.member.id, j.now)
-    .map((r) => r.task_id);
-  return { ...j, archived, snoozed };
+  return { ...j, archived: archivedChecklistIds(ctx.db, ctx.workspace.id, INLINE_MAX + 1), snoozed: snoozedTaskIds(ctx.db, ctx.actor.member.id, j.now, INLINE_MAX + 1) };
 }
 
 /** `NOT IN` a short list written out (an empty list is no condition), or the subquery when long. */

@@ -5,6 +5,7 @@
 // all are dropped when anything is written: by this connection (total_changes) or by another
 // process sharing the file (data_version). So a total is never stale, only not recounted.
 import type { Db } from '../../store/open';
+import { changeStamp, countOf } from '../../rows/my-work-grid';
 
 const MAX_ENTRIES = 200;
 
@@ -16,21 +17,15 @@ interface Remembered {
 /** Per database, on the database object itself: the emulator's state hangs off what it owns. */
 const HOLDER = Symbol('wfe.gridTotals');
 
-function stampOf(db: Db): string {
-  const version = db.prepare<[], { data_version: number }>('PRAGMA data_version').get()!.data_version;
-  const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
-  return `${version}:${changes}`;
-}
-
 export function rememberedCount(db: Db, sql: string, args: unknown[]): number {
   const holder = db as unknown as { [HOLDER]?: Remembered };
-  const stamp = stampOf(db);
+  const stamp = changeStamp(db);
   let r = holder[HOLDER];
   if (!r || r.stamp !== stamp || r.counts.size >= MAX_ENTRIES) r = holder[HOLDER] = { stamp, counts: new Map() };
   const key = `${sql}\n${JSON.stringify(args)}`;
   let n = r.counts.get(key);
   if (n === undefined) {
-    n = db.prepare<unknown[], { n: number }>(sql).get(...args)!.n;
+    n = countOf(db, sql, args);
     r.counts.set(key, n);
   }
   return n;
