@@ -6,9 +6,9 @@ import type { Ctx } from '../../context';
 import { readableChecklistsSql } from '../access/checklists';
 import type { AssigneeFilter } from './assignee';
 import { onlyMe } from './assignee';
-import type { GridStatus, Judge } from './status';
-import { rememberedCount } from './totals';
-import { archivedChecklistIds, snoozedTaskIds } from '../../rows/my-work-grid';
+import { STATUSES, type GridStatus, type Judge } from './status';
+import { remembered, rememberedCount } from './totals';
+import { archivedChecklistIds, gridPositions, snoozedTaskIds } from '../../rows/my-work-grid';
 
 export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -84,6 +84,9 @@ class Built {
 
 /** Conditions of the status filter (status.ts `judge` as SQL). */
 function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void {
+  // Every status: every task but headings (a status is open, Complete or NotApplicable), with
+  // no term that depends on the instant, so the statement and its count are the same each time.
+  if (STATUSES.every((s) => q.statuses.includes(s))) return out.add('t.is_heading = 0');
   const me = ctx.actor.member.id;
   const snoozed = `t.id IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`;
   const args: unknown[] = [];
@@ -285,11 +288,9 @@ function positions(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source, after: 
   const b = build(ctx, q, env, source);
   if (after) b.add(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`, after.k, after.i);
   const w = withReadable(ctx, b);
-  return ctx.db
-    .prepare<unknown[], Position>(
-      `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`,
-    )
-    .all(...w.args);
+  const sql = `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+  // A page (LIMIT) is small, so it is remembered until the database changes; a whole walk is not kept.
+  return limit === undefined ? gridPositions(ctx.db, sql, w.args) : remembered(ctx.db, `positions\n${sql}\n${JSON.stringify(w.args)}`, () => gridPositions(ctx.db, sql, w.args));
 }
 
 const order = (q: GridQuery) => {
