@@ -422,7 +422,31 @@ async function myWorkOnGeneratedWorkspace(checklists: number): Promise<Row[]> {
   return rows;
 }
 
+/** The Tasks grid on the demo fixture (issue 24): everyone's work, every status, a page of 50. */
+async function myWorkRow(emu: { url: string; child: ChildProcess }, base: number): Promise<Row> {
+  const url = `${emu.url}/v3/my-work?pageSize=50&assignee=all&status=all`;
+  return row('GET /v3/my-work on the demo fixture (assignee=all, status=all, pageSize=50)', await cannonCpu(emu.child.pid!, url), base, { ratio: 0.25 });
+}
+
+/** BENCH_ONLY=my-work: raw and the Tasks grid row alone, in the same run. */
+async function myWorkOnly(): Promise<void> {
+  ensureBuilt();
+  const baseline = await startBaseline();
+  const emu = await startEmulator();
+  try {
+    await cannon(`${emu.url}/v3/my-work?assignee=all&status=all`, { duration: 2 });
+    await cannon(`${baseline.url}/`, { duration: 2 });
+    const raw = await cannonCpu(baseline.child.pid!, `${baseline.url}/`);
+    const rows = [row('raw node:http fixed JSON (baseline)', raw, raw.requests.average), await myWorkRow(emu, raw.requests.average)];
+    process.stdout.write(table(rows) + `\n\nload average ${loadavg().map((x) => round(x, 2)).join(' ')} at the end, autocannon -c ${CONNECTIONS} -d ${DURATION}\n`);
+  } finally {
+    emu.child.kill('SIGTERM');
+    baseline.child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'my-work') return myWorkOnly();
   // BENCH_ONLY=instances: only the rows of isolated instances (bench/instances.ts).
   if (process.env.BENCH_ONLY === 'instances') {
     if (!existsSync(join(ROOT, 'dist', 'wfe.cjs'))) spawnSync(process.execPath, ['build.mjs', '--bundle-only'], { cwd: ROOT, stdio: 'inherit' });
@@ -499,7 +523,7 @@ async function main(): Promise<void> {
 
     const myWork = tools.get('list_my_work');
     if (myWork) {
-      rows.push(row('GET /v3/my-work (list_my_work, 50 rows)', await cannon(`${emu.url}${myWork.path}?pageSize=50&assignee=all&status=all`), base, { ratio: 0.5 }));
+      rows.push(await myWorkRow(emu, base));
     } else {
       notes.push('list_my_work not in this build: GET /v3/members (a paged list) stands in for it');
       rows.push(row('GET /v3/members (list stand-in)', await cannon(`${emu.url}/v3/members?pageSize=50`), base, { ratio: 0.5 }));

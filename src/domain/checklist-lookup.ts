@@ -60,11 +60,16 @@ export function checklistTemplateRef(ctx: Ctx, row: Pick<ChecklistRow, 'template
         WHERE t.id = ?`,
     )
     .get(row.template_version, row.template_id)!;
+  return templateRefOf(ctx, t, row.template_version);
+}
+
+/** The template object of a checklist reference from its version's row (2.4). */
+export function templateRefOf(ctx: Ctx, t: { key: string; name: string | null; description: string | null; created_at: number | null }, version: number): TemplateRefOfChecklist {
   return {
     key: t.key,
     name: t.name ?? '',
     url: templateUrl(ctx, t.key),
-    version: row.template_version,
+    version,
     description: t.description || undefined,
     createdDateTime: t.created_at == null ? undefined : iso(t.created_at),
   };

@@ -8,7 +8,7 @@ import type { Emulator } from '../emulator';
 import type { Ctx } from '../context';
 import { memberById, type KeyRow, type WorkspaceRow } from '../rows/people';
 import { newToken } from '../ids';
-import { dueRuns, stillDue } from '../domain/schedules/due';
+import { dueRuns, failUpcomingRun, stillDue } from '../rows/schedules';
 import { startRun } from '../domain/schedules/plan';
 import { isBusy } from '../errors';
 import { runInSlices, sliceSpent } from '../platform/slices';
@@ -102,7 +102,7 @@ export class ScheduleWorker {
             if (isBusy(e)) throw e;
             // A bug must not stop the other runs nor be retried forever: the run fails, visibly.
             this.emu.log(`schedules: run ${d.id} could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-            db.prepare("UPDATE schedule_runs SET status = 'Failed', reason = ? WHERE id = ? AND status = 'Upcoming'").run('The emulator failed to start this run (a bug in the emulator; see its log).', d.id);
+            failUpcomingRun(db, d.id, 'The emulator failed to start this run (a bug in the emulator; see its log).');
           }
           started++;
           if (sliceSpent(began)) return;

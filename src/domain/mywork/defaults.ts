@@ -5,18 +5,20 @@
 import type { Db } from '../../store/open';
 import { notFound, validationError } from '../../errors';
 import { coreView, OPEN_TASKS_VIEW } from './core-views';
+import { memberById } from '../../rows/people';
+import { savedViewByKey, setDefaultViewKey } from '../../rows/saved-views';
 
 export function setDefaultView(db: Db, memberId: number, viewKey: string | null): { memberId: number; viewKey: string } {
-  const member = db.prepare<[number], { workspace_id: number }>('SELECT workspace_id FROM members WHERE id = ? AND is_anonymous = 0').get(memberId);
-  if (!member) throw validationError(`memberId ${memberId} is not a member of any workspace.`, 'memberId');
+  const member = memberById(db, memberId);
+  if (!member || member.is_anonymous) throw validationError(`memberId ${memberId} is not a member of any workspace.`, 'memberId');
   if (viewKey === null || (coreView(viewKey) && coreView(viewKey)!.key === OPEN_TASKS_VIEW.key)) {
-    db.prepare('DELETE FROM my_work_defaults WHERE member_id = ?').run(memberId);
+    setDefaultViewKey(db, memberId, null);
     return { memberId, viewKey: OPEN_TASKS_VIEW.key };
   }
   const core = coreView(viewKey);
-  const saved = core ? undefined : db.prepare<[string, number], { key: string }>('SELECT key FROM saved_views WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(viewKey, member.workspace_id);
+  const saved = core ? undefined : savedViewByKey(db, member.workspace_id, viewKey);
   if (!core && !saved) throw notFound('VIEW_NOT_FOUND', `No saved view with key ${viewKey} exists in member ${memberId}'s workspace.`);
   const key = core ? core.key : saved!.key;
-  db.prepare('INSERT OR REPLACE INTO my_work_defaults (member_id, view_key) VALUES (?, ?)').run(memberId, key);
+  setDefaultViewKey(db, memberId, key);
   return { memberId, viewKey: key };
 }

@@ -7,6 +7,7 @@ import { parseSort, type Page } from '../paging';
 import { parseAssigneeArg } from './assignee';
 import { gridEnv, gridPage, SORT_FIELDS, type GridQuery, type Position, type SortField } from './query';
 import { workItems } from './rows';
+import { onOneStamp } from './totals';
 import { canonicalStatuses, endOfDay, parseStatusArg, type Judge } from './status';
 
 export interface ListMyWorkInput {
@@ -80,6 +81,10 @@ function decode(after: string, binding: string): Position {
 }
 
 export function listMyWork(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<typeof workItems>[number]> {
+  return onOneStamp(ctx.db, () => readPage(ctx, input));
+}
+
+function readPage(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<typeof workItems>[number]> {
   const q = parseGridQuery(ctx, input);
   const pageSize = input.pageSize ?? 50;
   const binding = bindingOf(ctx, q, pageSize);

@@ -6,8 +6,9 @@ import type { Ctx } from '../../context';
 import { readableChecklistsSql } from '../access/checklists';
 import type { AssigneeFilter } from './assignee';
 import { onlyMe } from './assignee';
-import type { GridStatus, Judge } from './status';
-import { rememberedCount } from './totals';
+import { STATUSES, type GridStatus, type Judge } from './status';
+import { remembered, rememberedCount } from './totals';
+import { archivedChecklistIds, gridPositions, snoozedTaskIds } from '../../rows/my-work-grid';
 
 export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -83,6 +84,9 @@ class Built {
 
 /** Conditions of the status filter (status.ts `judge` as SQL). */
 function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void {
+  // Every status: every task but headings (a status is open, Complete or NotApplicable), with
+  // no term that depends on the instant, so the statement and its count are the same each time.
+  if (STATUSES.every((s) => q.statuses.includes(s))) return out.add('t.is_heading = 0');
   const me = ctx.actor.member.id;
   const snoozed = `t.id IN (SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ?)`;
   const args: unknown[] = [];
@@ -197,15 +201,7 @@ export interface GridEnv extends Judge {
 const INLINE_MAX = 500;
 
 export function gridEnv(ctx: Ctx, j: Judge): GridEnv {
-  const archived = ctx.db
-    .prepare<[number], { id: number }>('SELECT id FROM checklists WHERE workspace_id = ? AND is_archived = 1 LIMIT 501')
-    .all(ctx.workspace.id)
-    .map((r) => r.id);
-  const snoozed = ctx.db
-    .prepare<[number, number], { task_id: number }>('SELECT task_id FROM snoozes WHERE member_id = ? AND until_at > ? LIMIT 501')
-    .all(ctx.actor.member.id, j.now)
-    .map((r) => r.task_id);
-  return { ...j, archived, snoozed };
+  return { ...j, archived: archivedChecklistIds(ctx.db, ctx.workspace.id, INLINE_MAX + 1), snoozed: snoozedTaskIds(ctx.db, ctx.actor.member.id, j.now, INLINE_MAX + 1) };
 }
 
 /** `NOT IN` a short list written out (an empty list is no condition), or the subquery when long. */
@@ -292,11 +288,9 @@ function positions(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source, after: 
   const b = build(ctx, q, env, source);
   if (after) b.add(`(${key.sql}${coll}, t.id) ${q.sort.dir === 'asc' ? '>' : '<'} (?, ?)`, after.k, after.i);
   const w = withReadable(ctx, b);
-  return ctx.db
-    .prepare<unknown[], Position>(
-      `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`,
-    )
-    .all(...w.args);
+  const sql = `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+  // A page (LIMIT) is small, so it is remembered until the database changes; a whole walk is not kept.
+  return limit === undefined ? gridPositions(ctx.db, sql, w.args) : remembered(ctx.db, `positions\n${sql}\n${JSON.stringify(w.args)}`, () => gridPositions(ctx.db, sql, w.args));
 }
 
 const order = (q: GridQuery) => {

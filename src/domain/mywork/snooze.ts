@@ -7,6 +7,7 @@ import { findChecklist } from '../checklist-lookup';
 import { assertTaskReadable } from '../tasks/guard';
 import { findStandaloneTask, type TaskTarget } from '../tasks/target';
 import type { TaskRow } from '../tasks/rows';
+import { deleteSnooze, putSnooze, snoozeUntil } from '../../rows/snoozes';
 
 export const MAX_SNOOZE_TASKS = 200;
 
@@ -54,13 +55,13 @@ function resolveAll(ctx: Ctx, refs: TaskRef[]): { t: TaskTarget; i: number }[] {
 }
 
 function entry(ctx: Ctx, t: TaskTarget) {
-  const row = ctx.db.prepare<[number, number], { until_at: number }>('SELECT until_at FROM snoozes WHERE member_id = ? AND task_id = ?').get(ctx.actor.member.id, t.task.id);
+  const until = snoozeUntil(ctx.db, ctx.actor.member.id, t.task.id);
   return {
     key: t.task.key,
     checklistKey: t.checklist?.key,
     name: t.task.name,
     isStandalone: t.standalone,
-    isSnoozed: row !== undefined && row.until_at > ctx.now(),
+    isSnoozed: until !== undefined && until > ctx.now(),
   };
 }
 
@@ -72,15 +73,13 @@ export function snoozeTasks(ctx: Ctx, until: number, refs: TaskRef[]) {
     if (t.task.is_heading) throw validationError(`tasks[${i}].taskKey names a heading: a heading has no status and cannot be snoozed.`, `tasks[${i}].taskKey`);
     assertTaskReadable(ctx, t);
   });
-  const put = ctx.db.prepare('INSERT OR REPLACE INTO snoozes (member_id, task_id, until_at) VALUES (?, ?, ?)');
-  for (const { t } of targets) put.run(ctx.actor.member.id, t.task.id, until);
+  for (const { t } of targets) putSnooze(ctx.db, ctx.actor.member.id, t.task.id, until);
   return { snoozedUntil: iso(until)!, tasks: targets.map(({ t }) => entry(ctx, t)) };
 }
 
 /** DELETE /v3/my-work/snooze: a task not snoozed is left as is; never refused for lost visibility (5.8). */
 export function endSnoozeTasks(ctx: Ctx, refs: TaskRef[]) {
   const targets = resolveAll(ctx, refs);
-  const del = ctx.db.prepare('DELETE FROM snoozes WHERE member_id = ? AND task_id = ?');
-  for (const { t } of targets) del.run(ctx.actor.member.id, t.task.id);
+  for (const { t } of targets) deleteSnooze(ctx.db, ctx.actor.member.id, t.task.id);
   return { tasks: targets.map(({ t }) => entry(ctx, t)) };
 }

@@ -44,8 +44,19 @@ export const canonicalStatuses = (list: GridStatus[]): GridStatus[] => STATUSES.
 
 /** The end of the member's day (the last millisecond of today in `zone`), against which DueToday and DueInFuture are judged. */
 export function endOfDay(now: number, zone: string): number {
-  return DateTime.fromMillis(now, { zone }).endOf('day').toMillis();
+  // Every grid request asks, and luxon's zone arithmetic was a fifth of a demo-fixture page:
+  // the day [start, end] of a zone is remembered, so the next instant inside it costs a compare.
+  const day = days.get(zone);
+  if (day && now >= day.start && now <= day.end) return day.end;
+  const at = DateTime.fromMillis(now, { zone });
+  const fresh = { start: at.startOf('day').toMillis(), end: at.endOf('day').toMillis() };
+  if (days.size >= 1000) days.clear();
+  days.set(zone, fresh);
+  return fresh.end;
 }
+
+/** The last day computed per zone (zone names are few; bounded anyway). */
+const days = new Map<string, { start: number; end: number }>();
 
 export interface Judge {
   now: number;

@@ -2,6 +2,7 @@
 // stored definition: defaults applied (a replacement restores every omitted argument), pure
 // checks first (400), then the caller's permission check (403), then the lookups of what the
 // view names (404 templates, 400 people and groups).
+import type { SavedViewType } from '../../rows/saved-views';
 import type { Ctx } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { parseSort } from '../paging';
@@ -11,7 +12,7 @@ import { OPEN_STATUSES, STATUSES, statusName, type GridStatus } from './status';
 
 export const VIEW_SORT_FIELDS = ['name', 'status', 'dueDateTime', 'checklistName', 'templateName', 'assignees', 'commentCount', 'tags'] as const;
 export const VIEW_TYPES = ['Private', 'UsersGroups', 'Team'] as const;
-export type ViewType = 'Private' | 'UsersGroups' | 'Team';
+export type ViewType = SavedViewType;
 
 export interface ViewInput {
   name: string;

@@ -9,6 +9,9 @@ import { forbidden, notFound } from '../../errors';
 import { newGuid } from '../../ids';
 import { memberGroupIds } from '../access/checklists';
 import { memberById, fullName } from '../../rows/people';
+import {
+  defaultViewKey, deleteSavedView, insertSavedView, savedViewByExactKey, savedViewByKey, savedViewsOfWorkspace, updateSavedView, type SavedViewRow,
+} from '../../rows/saved-views';
 import { templateUrl } from '../urls';
 import { CORE_VIEWS, OPEN_TASKS_VIEW, coreView, type ViewDefinition } from './core-views';
 import { canonicalStatuses } from './status';
@@ -17,23 +20,13 @@ import { definitionOf, type ViewInput, type ViewType } from './view-input';
 export type { ViewType };
 
 
-interface SavedViewRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  created_by: number | null;
-  type: ViewType;
-  data: string;
-  created_at: number;
-}
-
 const viewNotFound = (key: string) => notFound('VIEW_NOT_FOUND', `No saved view with key ${key} exists that you may see.`);
 
 function defaultKey(ctx: Ctx): string {
-  const row = ctx.db.prepare<[number], { view_key: string }>('SELECT view_key FROM my_work_defaults WHERE member_id = ?').get(ctx.actor.member.id);
-  if (!row) return OPEN_TASKS_VIEW.key;
-  if (coreView(row.view_key)) return row.view_key.toLowerCase();
-  const saved = ctx.db.prepare<[string, number], SavedViewRow>('SELECT * FROM saved_views WHERE key = ? AND workspace_id = ?').get(row.view_key, ctx.workspace.id);
+  const viewKey = defaultViewKey(ctx.db, ctx.actor.member.id);
+  if (viewKey === undefined) return OPEN_TASKS_VIEW.key;
+  if (coreView(viewKey)) return viewKey.toLowerCase();
+  const saved = savedViewByExactKey(ctx.db, ctx.workspace.id, viewKey);
   return saved && mayRead(ctx, saved) ? saved.key : OPEN_TASKS_VIEW.key;
 }
 
@@ -107,16 +100,14 @@ const renderSaved = (ctx: Ctx, v: SavedViewRow, dflt = defaultKey(ctx)) =>
 export function listViews(ctx: Ctx): SavedView[] {
   const dflt = defaultKey(ctx);
   const core = CORE_VIEWS.map((v) => render(ctx, v.key, 'Core', v, { isDefault: v.key === dflt, canEdit: false }));
-  const saved = ctx.db
-    .prepare<[number], SavedViewRow>('SELECT * FROM saved_views WHERE workspace_id = ? ORDER BY created_at, id')
-    .all(ctx.workspace.id)
+  const saved = savedViewsOfWorkspace(ctx.db, ctx.workspace.id)
     .filter((v) => mayRead(ctx, v))
     .map((v) => renderSaved(ctx, v, dflt));
   return [...core, ...saved];
 }
 
 function findSaved(ctx: Ctx, key: string): SavedViewRow {
-  const v = ctx.db.prepare<[string, number], SavedViewRow>('SELECT * FROM saved_views WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id);
+  const v = savedViewByKey(ctx.db, ctx.workspace.id, key);
   if (!v || !mayRead(ctx, v)) throw viewNotFound(key);
   return v;
 }
@@ -137,9 +128,7 @@ function assertMayUseType(ctx: Ctx, type: ViewType): void {
 export function createView(ctx: Ctx, input: ViewInput): SavedView {
   const { type, def } = definitionOf(ctx, input, (t) => assertMayUseType(ctx, t));
   const key = newGuid();
-  ctx.db
-    .prepare('INSERT INTO saved_views (key, workspace_id, created_by, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(key, ctx.workspace.id, ctx.actor.member.id, type, JSON.stringify(def), ctx.now());
+  insertSavedView(ctx.db, { key, workspace_id: ctx.workspace.id, created_by: ctx.actor.member.id, type, data: JSON.stringify(def), created_at: ctx.now() });
   return renderSaved(ctx, findSaved(ctx, key));
 }
 
@@ -163,13 +152,12 @@ export function updateView(ctx: Ctx, key: string, input: ViewInput): SavedView {
     assertMayUseType(ctx, t);
   });
   const v = findSaved(ctx, key);
-  ctx.db.prepare('UPDATE saved_views SET type = ?, data = ? WHERE id = ?').run(type, JSON.stringify(def), v.id);
+  updateSavedView(ctx.db, v.id, type, JSON.stringify(def));
   return renderSaved(ctx, findSaved(ctx, key));
 }
 
 /** DELETE: changes no task; a member whose default it was lands on the open-tasks core view. */
 export function deleteView(ctx: Ctx, key: string): void {
   const v = assertWritable(ctx, key);
-  ctx.db.prepare('DELETE FROM saved_views WHERE id = ?').run(v.id);
-  ctx.db.prepare('DELETE FROM my_work_defaults WHERE view_key = ? COLLATE NOCASE').run(v.key);
+  deleteSavedView(ctx.db, v);
 }

@@ -13,6 +13,9 @@ import { workspaceCreatorId } from '../checklists/create';
 import { removeTag } from '../tags/apply';
 import { occurrences, firstSeqAfter } from './recurrence';
 import { nextRun, runById, scheduleById, seriesOf, type RunRow, type ScheduleRow } from './rows';
+import {
+  deleteUpcomingRuns, insertUpcomingRun, markRunFailed, markRunStarted, setRunChecklist, setSeriesProgress, startNewPlan, upcomingRunCount, upcomingRuns,
+} from '../../rows/schedules';
 
 /** Upcoming runs kept materialized per schedule (each has an id a client can skip). */
 export const WINDOW = 10;
@@ -24,14 +27,13 @@ const templateState = (db: Db, id: number) => db.prepare<[number], TemplateState
 export function materialize(db: Db, scheduleId: number): void {
   const s = scheduleById(db, scheduleId)!;
   if (s.is_ended) return;
-  const upcoming = db.prepare<[number], { n: number }>("SELECT COUNT(*) AS n FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").get(s.id)!.n;
+  const upcoming = upcomingRunCount(db, s.id);
   const want = WINDOW - upcoming;
   if (want <= 0) return;
   const occ = occurrences(seriesOf(s), s.next_seq, want);
-  const insert = db.prepare("INSERT OR IGNORE INTO schedule_runs (schedule_id, plan, seq, scheduled_at, local, status) VALUES (?, ?, ?, ?, ?, 'Upcoming')");
-  for (const o of occ) insert.run(s.id, s.plan, o.seq, o.at, o.local);
+  for (const o of occ) insertUpcomingRun(db, { schedule_id: s.id, plan: s.plan, seq: o.seq, scheduled_at: o.at, local: o.local });
   const next = occ.length ? occ[occ.length - 1].seq + 1 : s.next_seq;
-  db.prepare('UPDATE schedules SET next_seq = ?, is_ended = ? WHERE id = ?').run(next, occ.length < want ? 1 : 0, s.id);
+  setSeriesProgress(db, s.id, next, occ.length < want);
 }
 
 /** Who a schedule's checklists are recorded against: its creator (the workspace key's creator for a workspace key, 5.9). */
@@ -44,14 +46,14 @@ export function ensureScheduledChecklist(db: Db, scheduleId: number, now: number
   if (!run) return;
   const existing = scheduledChecklistOf(db, run);
   if (existing) {
-    if (existing.id !== run.checklist_id) db.prepare('UPDATE schedule_runs SET checklist_id = ? WHERE id = ?').run(existing.id, run.id);
+    if (existing.id !== run.checklist_id) setRunChecklist(db, run.id, existing.id);
     return;
   }
   const t = templateState(db, s.template_id);
   if (t.is_archived) return; // 5.10: nothing starts from an archived template; the run fails when due
   const id = buildChecklist(db, s, run.scheduled_at, now);
   db.prepare("UPDATE checklists SET status = 'Scheduled', started_at = NULL WHERE id = ?").run(id);
-  db.prepare('UPDATE schedule_runs SET checklist_id = ? WHERE id = ?').run(id, run.id);
+  setRunChecklist(db, run.id, id);
 }
 
 function buildChecklist(db: Db, s: ScheduleRow, startedAt: number, now: number): number {
@@ -86,7 +88,7 @@ export function dropScheduledChecklist(db: Db, run: RunRow): void {
     for (const t of tagged) removeTag(db, c.workspace_id, t.target_type, t.target_id, t.name);
     db.prepare('DELETE FROM checklists WHERE id = ?').run(c.id);
   }
-  db.prepare('UPDATE schedule_runs SET checklist_id = NULL WHERE id = ?').run(run.id);
+  setRunChecklist(db, run.id, null);
 }
 
 /**
@@ -117,10 +119,7 @@ export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
   const at = early ? now : run.scheduled_at;
   if (templateState(db, s.template_id).is_archived) {
     dropScheduledChecklist(db, run);
-    db.prepare("UPDATE schedule_runs SET status = 'Failed', reason = ?, started_at = NULL WHERE id = ?").run(
-      'The template is archived: checklists cannot be started from an archived template (spec v3 5.10).',
-      run.id,
-    );
+    markRunFailed(db, run.id, 'The template is archived: checklists cannot be started from an archived template (spec v3 5.10).');
   } else {
     const current = scheduledChecklistOf(db, run);
     let checklistId: number;
@@ -133,7 +132,7 @@ export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
       checklistId = buildChecklist(db, s, at, now);
       db.prepare('UPDATE checklists SET scheduled_at = ? WHERE id = ?').run(run.scheduled_at, checklistId);
     }
-    db.prepare("UPDATE schedule_runs SET status = 'Started', started_at = ?, checklist_id = ? WHERE id = ?").run(at, checklistId, run.id);
+    markRunStarted(db, run.id, at, checklistId);
     // 6.3: new_checklist fires once per checklist started, a schedule's included.
     ctx.hooks.event?.(ctx, 'new_checklist', { checklistId });
     // A started checklist starts the children of its Linked Checklist controls (docs/upgrades.md).
@@ -153,9 +152,9 @@ export function replan(db: Db, scheduleId: number, now: number): boolean {
   const s = scheduleById(db, scheduleId)!;
   const first = firstSeqAfter(seriesOf(s), now);
   if (first === undefined) return false;
-  for (const r of db.prepare<[number], RunRow>("SELECT * FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").all(s.id)) dropScheduledChecklist(db, r);
-  db.prepare("DELETE FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").run(s.id);
-  db.prepare('UPDATE schedules SET plan = plan + 1, next_seq = ?, is_ended = 0 WHERE id = ?').run(first, s.id);
+  for (const r of upcomingRuns(db, s.id)) dropScheduledChecklist(db, r);
+  deleteUpcomingRuns(db, s.id);
+  startNewPlan(db, s.id, first);
   materialize(db, s.id);
   ensureScheduledChecklist(db, s.id, now);
   return true;

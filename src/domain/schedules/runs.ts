@@ -5,7 +5,8 @@ import { conflict, validationError } from '../../errors';
 import { cursorScope, paginate, parseSort } from '../paging';
 import { assertCanRunFor, assertCanViewSchedules, assertScheduleCreator } from './access';
 import { dropScheduledChecklist, ensureScheduledChecklist, materialize, startRun } from './plan';
-import { findRun, findSchedule, runById, type RunRow, type RunStatus } from './rows';
+import { findRun, findSchedule, runById, type RunStatus } from './rows';
+import { markRunSkipped, runsOfSchedule } from '../../rows/schedules';
 import { runView } from './view';
 
 export const RUN_STATUSES: RunStatus[] = ['Upcoming', 'Started', 'Skipped', 'Failed'];
@@ -28,7 +29,7 @@ export function listRuns(ctx: Ctx, input: { scheduleId: number; status?: string;
   const s = findSchedule(ctx, input.scheduleId);
   assertCanViewSchedules(ctx);
   const pageSize = input.pageSize ?? 50;
-  let rows = ctx.db.prepare<[number], RunRow>('SELECT * FROM schedule_runs WHERE schedule_id = ? ORDER BY scheduled_at, id').all(s.id);
+  let rows = runsOfSchedule(ctx.db, s.id);
   if (statuses) rows = rows.filter((r) => statuses.includes(r.status));
   if (sort.dir === 'desc') rows.reverse();
   const binding = [...cursorScope(ctx), 'schedule-runs', s.id, statuses ?? null, `${sort.field}:${sort.dir}`, pageSize];
@@ -49,7 +50,7 @@ export function skipRun(ctx: Ctx, input: { scheduleId: number; runId: number }) 
   if (run.status === 'Skipped') return runView(ctx, run);
   if (run.status !== 'Upcoming') throw conflict(`Run ${run.id} is ${run.status === 'Started' ? 'already started' : 'failed'}: only an upcoming run can be skipped.`);
   dropScheduledChecklist(ctx.db, run);
-  ctx.db.prepare("UPDATE schedule_runs SET status = 'Skipped', skipped_at = ?, skipped_by = ? WHERE id = ?").run(ctx.now(), ctx.actor.member.id, run.id);
+  markRunSkipped(ctx.db, run.id, ctx.now(), ctx.actor.member.id);
   materialize(ctx.db, s.id);
   ensureScheduledChecklist(ctx.db, s.id, ctx.now());
   return runView(ctx, runById(ctx.db, run.id)!);

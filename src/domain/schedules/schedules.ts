@@ -9,7 +9,8 @@ import { compareText, cursorScope, paginate, parseSort } from '../paging';
 import { assertCanRunFor, assertCanViewSchedules, assertScheduleCreator } from './access';
 import { WEEKDAYS, occurrences, parseDate, parseStart, parseZone, startOf, type Frequency, type Recurrence, type Series, type Weekday } from './recurrence';
 import { dropScheduledChecklist, ensureScheduledChecklist, materialize, replan, scheduleCreatorId } from './plan';
-import { findSchedule, nextRun, recurrenceOf, scheduleById, type RunRow, type ScheduleRow } from './rows';
+import { findSchedule, nextRun, recurrenceOf, scheduleById } from './rows';
+import { deleteSchedule as deleteScheduleRow, insertSchedule, schedulesOfWorkspace, updateSchedule, upcomingRuns } from '../../rows/schedules';
 import { scheduleView } from './view';
 
 export interface RecurrenceInput {
@@ -82,11 +83,10 @@ export function createSchedule(ctx: Ctx, input: CreateScheduleInput) {
   assertCanRunFor(ctx, templateId, 'schedule checklists of this template');
   assertTemplateActive(ctx, templateId);
   const now = ctx.now();
-  const id = Number(
-    ctx.db
-      .prepare('INSERT INTO schedules (workspace_id, template_id, name, data, created_at, created_by, time_zone, start_local) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(ctx.workspace.id, templateId, input.name.trim(), JSON.stringify(series.recurrence ?? {}), now, scheduleCreatorId(ctx), series.timeZone, series.startLocal).lastInsertRowid,
-  );
+  const id = insertSchedule(ctx.db, {
+    workspace_id: ctx.workspace.id, template_id: templateId, name: input.name.trim(), data: JSON.stringify(series.recurrence ?? {}),
+    created_at: now, created_by: scheduleCreatorId(ctx), time_zone: series.timeZone, start_local: series.startLocal,
+  });
   materialize(ctx.db, id);
   ensureScheduledChecklist(ctx.db, id, now);
   return scheduleView(ctx, scheduleById(ctx.db, id)!);
@@ -105,9 +105,7 @@ export function listSchedules(ctx: Ctx, input: { templateKey?: string; sort?: st
   assertCanViewSchedules(ctx);
   const sort = parseSort(input.sort, SCHEDULE_SORTS, { field: 'createdDateTime', dir: 'asc' });
   const pageSize = input.pageSize ?? 50;
-  const rows = ctx.db
-    .prepare<[number, number | null, number | null], ScheduleRow>('SELECT * FROM schedules WHERE workspace_id = ? AND (? IS NULL OR template_id = ?) ORDER BY id')
-    .all(ctx.workspace.id, templateId ?? null, templateId ?? null);
+  const rows = schedulesOfWorkspace(ctx.db, ctx.workspace.id, templateId);
   const nextAt = new Map(rows.map((s) => [s.id, nextRun(ctx.db, s.id)?.scheduled_at]));
   const dir = sort.dir === 'asc' ? 1 : -1;
   rows.sort((a, b) => {
@@ -160,9 +158,7 @@ export function patchSchedule(ctx: Ctx, input: PatchScheduleInput) {
   const now = ctx.now();
   const name = input.name == null ? s0.name : input.name.trim();
   const data = series ? JSON.stringify(series.recurrence ?? {}) : s0.data;
-  ctx.db
-    .prepare('UPDATE schedules SET name = ?, template_id = ?, time_zone = ?, start_local = ?, data = ?, updated_at = ? WHERE id = ?')
-    .run(name, templateId, series?.timeZone ?? s0.time_zone, series?.startLocal ?? s0.start_local, data, now, s0.id);
+  updateSchedule(ctx.db, s0.id, { name, template_id: templateId, time_zone: series?.timeZone ?? s0.time_zone, start_local: series?.startLocal ?? s0.start_local, data, updated_at: now });
   if (timing || templateId !== s0.template_id) {
     if (!replan(ctx.db, s0.id, now)) {
       const field = input.recurrence ? (input.recurrence.endDate !== undefined ? 'recurrence.endDate' : input.recurrence.count !== undefined ? 'recurrence.count' : 'recurrence') : input.startDateTime !== undefined ? 'startDateTime' : input.timeZone !== undefined ? 'timeZone' : 'recurrence';
@@ -180,6 +176,6 @@ export function patchSchedule(ctx: Ctx, input: PatchScheduleInput) {
 export function deleteSchedule(ctx: Ctx, id: number): void {
   const s = findSchedule(ctx, id);
   assertScheduleCreator(ctx, 'delete schedules');
-  for (const r of ctx.db.prepare<[number], RunRow>("SELECT * FROM schedule_runs WHERE schedule_id = ? AND status = 'Upcoming'").all(s.id)) dropScheduledChecklist(ctx.db, r);
-  ctx.db.prepare('DELETE FROM schedules WHERE id = ?').run(s.id);
+  for (const r of upcomingRuns(ctx.db, s.id)) dropScheduledChecklist(ctx.db, r);
+  deleteScheduleRow(ctx.db, s.id);
 }
