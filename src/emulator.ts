@@ -15,6 +15,7 @@ import { RequestJournal } from './platform/journal';
 import { SqliteIdempotencyStore } from './platform/idempotency';
 import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
+import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
@@ -102,6 +103,8 @@ export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
   readonly ops: Operation[];
+  /** The operation table compiled (src/contract/compile.ts): the MCP tools by name and their entries, built on first use. */
+  readonly table: CompiledTable;
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
@@ -130,6 +133,7 @@ export class Emulator {
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;
+    this.table = new CompiledTable(this.ops);
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db, options.image);

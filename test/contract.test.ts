@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { operations } from '../src/operations';
 import { TAGS } from '../src/contract/tags';
-import { partitionOf } from '../src/contract/partition';
+import { partitionOf } from '../src/contract/compile';
 import { startTestServer, KEYS } from './helpers/server';
 
 const described = (s: unknown) => typeof (s as { description?: unknown }).description === 'string' && (s as { description: string }).description.length > 0;

@@ -8,6 +8,7 @@ import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
 import { zoneFor } from '../domain/timezone';
 import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
 import { iso } from '../clock';
+import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
@@ -102,8 +103,7 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
   if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };
-  const schema = inputSchema(op);
-  const parsed = schema.safeParse(raw);
+  const parsed = compiled(op).inputSchema.safeParse(raw);
   if (!parsed.success) throw zodToApiError(parsed.error, raw);
   const input = parsed.data as Record<string, unknown>;
   const execute = (): Outcome => {
@@ -131,16 +131,6 @@ function toOutcome(op: Operation, result: unknown): Outcome {
   if (result instanceof Reply) return { status: result.status, body: result.status === 204 ? undefined : result.body, headers: result.headers };
   const status = op.status ?? 200;
   return { status, body: status === 204 ? undefined : result, headers: {} };
-}
-
-const schemas = new WeakMap<Operation, z.ZodObject>();
-export function inputSchema(op: Operation): z.ZodObject {
-  let s = schemas.get(op);
-  if (!s) {
-    s = z.object(op.input);
-    schemas.set(op, s);
-  }
-  return s;
 }
 
 export { iso };
