@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ApiError, actsAsWorkspace, forbidden, validationError } from '../errors';
 import type { Emulator } from '../emulator';
-import type { Ctx } from '../context';
+import { makeContext, type Ctx } from '../context';
 import { countsTowardThrottle, type Principal } from '../domain/auth';
 import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
 import { zoneFor } from '../domain/timezone';
@@ -41,22 +41,10 @@ export function charge(emu: Emulator, principal: Principal, bucket: Budget): Rec
   return budgetHeaders(state);
 }
 
+/** A request's context (src/context.ts makes every one, the workers' too). */
 export function makeCtx(emu: Emulator, principal: Principal, info: CallInfo): Ctx {
   const timeZone = zoneFor(info.timezoneHeader, principal.actor.kind === 'member' ? principal.actor.member.time_zone : null);
-  const region = principal.workspace.region;
-  return {
-    db: emu.db,
-    clock: emu.clock,
-    requestId: info.requestId,
-    workspace: principal.workspace,
-    actor: principal.actor,
-    timeZone,
-    baseUrl: emu.baseUrls[region],
-    appUrl: emu.baseUrls[region],
-    transport: info.transport,
-    hooks: emu.hooks,
-    now: () => emu.clock.now(),
-  };
+  return makeContext(emu, { requestId: info.requestId, workspace: principal.workspace, actor: principal.actor, timeZone, transport: info.transport });
 }
 
 /** Turns zod issues into the v3 VALIDATION_ERROR with `field` (spec v3 7). */
@@ -96,9 +84,7 @@ export function fieldName(path: readonly PropertyKey[]): string {
 export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
   const ctx = makeCtx(emu, principal, info);
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
-  if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
-    throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
-  }
+  if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) throw forbidden(op.adminRefusal ?? 'Only Administrators may use this route.');
   op.refuseFirst?.(ctx, raw);
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
