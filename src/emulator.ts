@@ -99,6 +99,17 @@ export interface EmulatorOptions {
   instances?: InstanceSettings | false;
 }
 
+/**
+ * A typed slot of per-emulator state that an area outside the core keeps (its webhook sender,
+ * scheduler, instances): the area declares the key beside its code, so the emulator holds the
+ * value without importing the area, and closing or dropping the emulator drops it too.
+ */
+export class Slot<T> {
+  /** Brands the key with its value's type. */
+  declare private readonly type: T;
+  constructor(readonly name: string) {}
+}
+
 export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
@@ -130,6 +141,18 @@ export class Emulator {
   readonly startedAt = Date.now();
   /** The fixture's image for fast resets (platform/database.ts), made by the first reset. */
   readonly fixtureImage = new FixtureImage();
+
+  private readonly slots = new Map<Slot<unknown>, unknown>();
+
+  /** The value an area keeps in this emulator under `key`, if it set one. */
+  slot<T>(key: Slot<T>): T | undefined {
+    return this.slots.get(key) as T | undefined;
+  }
+
+  setSlot<T>(key: Slot<T>, value: T): T {
+    this.slots.set(key, value);
+    return value;
+  }
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;

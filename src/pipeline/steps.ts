@@ -106,12 +106,8 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   return execute();
 }
 
-const totalChangesOf = new WeakMap<Emulator['db'], { get(): unknown }>();
-function totalChanges(emu: Emulator): number {
-  let st = totalChangesOf.get(emu.db);
-  if (!st) totalChangesOf.set(emu.db, (st = emu.db.prepare('SELECT total_changes()').pluck()));
-  return st.get() as number;
-}
+// Prepared once per database by src/store/open.ts's statement cache.
+const totalChanges = (emu: Emulator): number => (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 function toOutcome(op: Operation, result: unknown): Outcome {
   if (result instanceof Reply) return { status: result.status, body: result.status === 204 ? undefined : result.body, headers: result.headers };
