@@ -4,15 +4,22 @@ import type { MemberRow, WorkspaceRow, KeyRow } from './rows/people';
 
 export type Region = 'US' | 'EU';
 
-/** Who a request acts as (spec v3 5.1, 5.3, 5.9). */
+/** Who a request acts as (spec v3 5.1, 5.3, 5.9), or who a background worker acts for. */
 export interface Actor {
   kind: 'member' | 'workspace';
   /** The acting member; for a workspace key, the workspace's anonymous member. */
   member: MemberRow;
-  key: KeyRow;
+  /** The request's API key; null for a background worker, which has none. */
+  key: KeyRow | null;
   isAdmin: boolean;
   rights: ReadonlySet<string>;
 }
+
+/** The actor of a request: it always has its key (src/domain/auth.ts resolves it). */
+export type KeyActor = Actor & { key: KeyRow };
+
+/** Where a change comes from: a request of one of the transports, or a background worker with no request behind it. */
+export type Via = 'rest' | 'mcp' | 'legacy' | 'scheduler' | 'upgrade worker';
 
 /** Hooks the domain calls without knowing who listens (webhook outbox, journal). */
 export interface DomainHooks {
@@ -35,7 +42,49 @@ export interface Ctx {
   baseUrl: string;
   /** Address of the app links (`url` properties). */
   appUrl: string;
-  transport: 'rest' | 'mcp' | 'legacy';
+  transport: Via;
   hooks: DomainHooks;
   now(): number;
 }
+
+/** What a context is made from besides the call: the emulator's database, clock, addresses and hooks. */
+export interface CtxHost {
+  db: Db;
+  clock: Clock;
+  baseUrls: Record<Region, string>;
+  hooks: DomainHooks;
+}
+
+export interface CtxFor {
+  requestId: string;
+  workspace: WorkspaceRow;
+  actor: Actor;
+  timeZone: string;
+  transport: Via;
+  /** Default: the emulator's (the upgrade worker passes none: an upgrade fires no event, 6.3). */
+  hooks?: DomainHooks;
+}
+
+/** The one way a Ctx is made, for a request (src/pipeline/steps.ts) and for the background workers alike. */
+export function makeContext(host: CtxHost, c: CtxFor): Ctx {
+  const base = host.baseUrls[c.workspace.region];
+  return {
+    db: host.db,
+    clock: host.clock,
+    requestId: c.requestId,
+    workspace: c.workspace,
+    actor: c.actor,
+    timeZone: c.timeZone,
+    baseUrl: base,
+    appUrl: base,
+    transport: c.transport,
+    hooks: c.hooks ?? host.hooks,
+    now: () => host.clock.now(),
+  };
+}
+
+/** A worker acting as a member (their rights and role as stored), with no key. */
+export const memberActor = (member: MemberRow, rights: ReadonlySet<string>): Actor => ({ kind: 'member', member, key: null, isAdmin: member.role === 'Administrator', rights });
+
+/** A worker acting as the workspace (spec v3 5.9): its anonymous member, no rights of its own, no key. */
+export const workspaceActor = (anonymous: MemberRow): Actor => ({ kind: 'workspace', member: anonymous, key: null, isAdmin: false, rights: new Set() });

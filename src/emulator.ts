@@ -15,6 +15,7 @@ import { RequestJournal } from './platform/journal';
 import { SqliteIdempotencyStore } from './platform/idempotency';
 import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
+import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
@@ -98,10 +99,23 @@ export interface EmulatorOptions {
   instances?: InstanceSettings | false;
 }
 
+/**
+ * A typed slot of per-emulator state that an area outside the core keeps (its webhook sender,
+ * scheduler, instances): the area declares the key beside its code, so the emulator holds the
+ * value without importing the area, and closing or dropping the emulator drops it too.
+ */
+export class Slot<T> {
+  /** Brands the key with its value's type. */
+  declare private readonly type: T;
+  constructor(readonly name: string) {}
+}
+
 export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
   readonly ops: Operation[];
+  /** The operation table compiled (src/contract/compile.ts): the MCP tools by name and their entries, built on first use. */
+  readonly table: CompiledTable;
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
@@ -128,8 +142,21 @@ export class Emulator {
   /** The fixture's image for fast resets (platform/database.ts), made by the first reset. */
   readonly fixtureImage = new FixtureImage();
 
+  private readonly slots = new Map<Slot<unknown>, unknown>();
+
+  /** The value an area keeps in this emulator under `key`, if it set one. */
+  slot<T>(key: Slot<T>): T | undefined {
+    return this.slots.get(key) as T | undefined;
+  }
+
+  setSlot<T>(key: Slot<T>, value: T): T {
+    this.slots.set(key, value);
+    return value;
+  }
+
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;
+    this.table = new CompiledTable(this.ops);
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db, options.image);

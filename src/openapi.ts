@@ -4,11 +4,10 @@
 import { z } from 'zod';
 import { type Operation } from './operations/define';
 import type { Region } from './context';
-import { partitionOf } from './contract/partition';
-import { refusalsByStatus } from './contract/refusals';
+import { partitionOf, refusalsByStatus } from './contract/compile';
 import { TAGS } from './contract/tags';
 import { errorEnvelope } from './errors';
-import { kindOf } from './transports/web/coerce';
+import { kindOf } from './contract/coerce';
 
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
   const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { operations } from '../src/operations';
 import { TAGS } from '../src/contract/tags';
-import { partitionOf } from '../src/contract/partition';
+import { compiled, partitionOf } from '../src/contract/compile';
 import { startTestServer, KEYS } from './helpers/server';
 
 const described = (s: unknown) => typeof (s as { description?: unknown }).description === 'string' && (s as { description: string }).description.length > 0;
@@ -22,6 +22,25 @@ test('issue 10: every operation declares tag, description, output, refusals and 
     for (const [name, s] of Object.entries(op.input)) if (!described(s)) missing.push(`${op.id}: input ${name} has no description`);
   }
   assert.deepEqual(missing, []);
+});
+
+test('issue 23: an operation for Administrators declares the text of its 403 FORBIDDEN, and FORBIDDEN is among its refusals', () => {
+  const admins = operations.filter((op) => op.actor === 'admin');
+  assert.ok(admins.length > 0);
+  for (const op of admins) {
+    assert.ok(typeof op.adminRefusal === 'string' && op.adminRefusal.length > 0, op.id);
+    assert.ok(compiled(op).declares(403, 'FORBIDDEN'), op.id);
+  }
+});
+
+test('issue 24: each operation is compiled once: its validator and tool entry are the same objects on every use', () => {
+  for (const op of operations) {
+    const c = compiled(op);
+    assert.equal(compiled(op), c);
+    assert.equal(c.inputSchema, c.inputSchema, op.id);
+    assert.equal(c.tool, c.tool, op.id);
+    assert.equal(c.tool === undefined, op.tool === undefined, op.id);
+  }
 });
 
 test('issue 10: the path/query/body partition is computed once and covers every input property', () => {

@@ -12,7 +12,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, callTool, mcpStdioClient, withoutRequestId, DEMO, KEYS, type TestServer } from './helpers/server';
 import { opSamples, type NoRefusal, type SampleCall, type SetupRest } from './helpers/op-samples';
 import { restCallFor } from './helpers/spine';
-import { toolInputSchema, successResult } from '../src/transports/mcp/tools';
+import { successResult } from '../src/transports/mcp/tools';
+import { toolInputSchema } from '../src/contract/tool';
 import type { Operation } from '../src/operations/define';
 import type { ZodType } from 'zod';
 

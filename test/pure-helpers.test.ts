@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { coerceString } from '../src/transports/web/coerce';
+import { coerceString } from '../src/contract/coerce';
 import { htmlToText, textToHtml, decodeEntities } from '../src/domain/tasks/html-text';
 import { holds } from '../src/domain/tasks/evaluate';
 import { resolveZone, zoneFor } from '../src/domain/timezone';

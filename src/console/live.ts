@@ -11,7 +11,7 @@
 // a running clock moves by itself (the page adds the offset to its own clock) and a
 // frozen one is still, so neither emits until someone sets, advances, freezes or
 // unfreezes it.
-import type { Emulator } from '../emulator';
+import { Slot, type Emulator } from '../emulator';
 import { iso } from '../clock';
 
 const TICK_MS = 250;
@@ -32,15 +32,16 @@ export function clockStamp(emu: Emulator): ClockStamp {
 /** The part of the clock that says it was moved (not `now` while running). */
 const clockKey = (c: ClockStamp) => (c.frozen ? `f${c.now}` : `r${c.offsetMs}`);
 
-const dataVersions = new WeakMap<Emulator, number>();
+/** The database's data_version when the console last looked. */
+const DATA_VERSION = new Slot<number>('console data version');
 /**
  * Another process writing the same database file (`wfe mcp --db F` beside `wfe serve --db F`)
  * moves PRAGMA data_version; whose data it was is unknown, so every page re-reads.
  */
 function watchOtherProcesses(emu: Emulator): void {
   const v = emu.db.pragma('data_version', { simple: true }) as number;
-  const before = dataVersions.get(emu);
-  dataVersions.set(emu, v);
+  const before = emu.slot(DATA_VERSION);
+  emu.setSlot(DATA_VERSION, v);
   if (before !== undefined && before !== v) emu.changes.everything();
 }
 
@@ -52,7 +53,7 @@ export function pageState(emu: Emulator, workspaceId: number) {
 export function panelState(emu: Emulator) {
   watchOtherProcesses(emu);
   return {
-    data: (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n + (dataVersions.get(emu) ?? 0),
+    data: (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n + (emu.slot(DATA_VERSION) ?? 0),
     clock: clockStamp(emu),
     journal: emu.journal.stamp(false),
     journalWithConsole: emu.journal.stamp(true),

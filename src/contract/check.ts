@@ -3,7 +3,7 @@
 // mismatch is answered 500 CONTRACT_VIOLATION so the test that caused it fails there.
 import { ApiError } from '../errors';
 import type { Operation } from '../operations/define';
-import { declaresRefusal } from './refusals';
+import { declaresRefusal } from './compile';
 
 export interface ContractViolation {
   operation: string;

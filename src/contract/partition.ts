@@ -1,6 +1,6 @@
 // Where each input property of an operation travels over REST (path, query or
-// body), computed once per operation and used by the REST reader, the OpenAPI
-// document and the MCP tool table alike.
+// body), used by the REST reader, the OpenAPI document and the MCP tool table alike.
+// Computed once per operation by its compiled form (src/contract/compile.ts).
 import { pathParams, type Operation } from '../operations/define';
 
 export interface Partition {
@@ -15,23 +15,16 @@ export interface Partition {
   openApiPath: string;
 }
 
-const cache = new WeakMap<Operation, Partition>();
-
-export function partitionOf(op: Operation): Partition {
-  let p = cache.get(op);
-  if (!p) {
-    const path = pathParams(op.path);
-    const query = [...(op.query ?? [])];
-    const body = op.bodyAs ? [] : Object.keys(op.input).filter((k) => !path.includes(k) && !query.includes(k));
-    p = {
-      path,
-      query,
-      body,
-      bodyAs: op.bodyAs,
-      hasBody: op.method !== 'GET' && (op.bodyAs !== undefined || body.length > 0),
-      openApiPath: op.path.replace(/:(\w+)/g, '{$1}'),
-    };
-    cache.set(op, p);
-  }
-  return p;
+export function partitionFor(op: Operation): Partition {
+  const path = pathParams(op.path);
+  const query = [...(op.query ?? [])];
+  const body = op.bodyAs ? [] : Object.keys(op.input).filter((k) => !path.includes(k) && !query.includes(k));
+  return {
+    path,
+    query,
+    body,
+    bodyAs: op.bodyAs,
+    hasBody: op.method !== 'GET' && (op.bodyAs !== undefined || body.length > 0),
+    openApiPath: op.path.replace(/:(\w+)/g, '{$1}'),
+  };
 }

@@ -1,6 +1,6 @@
 // Every refusal an operation can give: its own (declared in the table) plus the
 // pipeline's, derived from the operation's other facts so nobody restates them.
-import { isWrite, pathParams, type Operation, type Refusal } from '../operations/define';
+import { isWrite, type Operation, type Refusal } from '../operations/define';
 
 /** Refusals of the shared request path (spec v3 4.1, 5, 7, 8) that any v3 operation can give. */
 const ALWAYS: Refusal[] = [
@@ -21,27 +21,18 @@ export function derivedRefusals(op: Operation): Refusal[] {
   if (isWrite(op)) out.push('503 DATABASE_BUSY'); // another process held the file's write lock too long (docs/reliability.md)
   if (op.actor === 'member') out.push('403 API_KEY_ACTS_AS_WORKSPACE');
   if (op.actor === 'admin') out.push('403 FORBIDDEN');
-  void pathParams;
   return out;
 }
 
-const cache = new WeakMap<Operation, Map<number, Set<string>>>();
-
-/** All refusals of an operation, by status. */
-export function refusalsByStatus(op: Operation): Map<number, Set<string>> {
-  let m = cache.get(op);
-  if (!m) {
-    m = new Map();
-    for (const r of [...derivedRefusals(op), ...(op.refusals ?? [])]) {
-      const sp = r.indexOf(' ');
-      const status = Number(r.slice(0, sp));
-      const code = r.slice(sp + 1);
-      if (!m.has(status)) m.set(status, new Set());
-      m.get(status)!.add(code);
-    }
-    cache.set(op, m);
+/** All refusals of an operation, by status (kept by its compiled form, src/contract/compile.ts). */
+export function refusalsFor(op: Operation): Map<number, Set<string>> {
+  const m = new Map<number, Set<string>>();
+  for (const r of [...derivedRefusals(op), ...(op.refusals ?? [])]) {
+    const sp = r.indexOf(' ');
+    const status = Number(r.slice(0, sp));
+    const code = r.slice(sp + 1);
+    if (!m.has(status)) m.set(status, new Set());
+    m.get(status)!.add(code);
   }
   return m;
 }
-
-export const declaresRefusal = (op: Operation, status: number, code: string): boolean => refusalsByStatus(op).get(status)?.has(code) === true;

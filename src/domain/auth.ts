@@ -3,12 +3,12 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
 import { sha256 } from '../ids';
 import type { Db } from '../store/open';
-import type { Actor } from '../context';
+import type { KeyActor } from '../context';
 import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
 
 export interface Principal {
   workspace: WorkspaceRow;
-  actor: Actor;
+  actor: KeyActor;
 }
 
 export type KeyRefusal = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_REVOKED' | 'API_KEY_EXPIRED' | 'API_KEY_ACTOR_UNAVAILABLE';

@@ -35,7 +35,7 @@ export function lenientPageSize(v: unknown): number {
  * (spec v3 4.1 rule 11 binds my-work cursors to the member; we bind every list's
  * cursor to the key, which is stricter and never leaks across workspaces).
  */
-export const cursorScope = (ctx: { workspace: { id: number }; actor: { key: { id: number } } }) => [ctx.workspace.id, ctx.actor.key.id];
+export const cursorScope = (ctx: { workspace: { id: number }; actor: { key: { id: number } | null } }) => [ctx.workspace.id, ctx.actor.key?.id ?? 0];
 
 const bindingOf = (binding: unknown) => sha256(JSON.stringify(binding)).slice(0, 16);
 

@@ -10,6 +10,7 @@ import type { MethodRefusal, RouteSpec } from '../transports/http/route-table';
 import { ApiError, isBusy, busyError } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
+import { ADMINS_ONLY } from '../operations/webhooks';
 import { readBodyBytes } from '../transports/web/body';
 import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
 
@@ -66,6 +67,8 @@ function operationOf(route: LegacyRoute): Operation {
       budget: 'standard',
       annotations: { readOnlyHint: route.method === 'GET', idempotentHint: route.method !== 'POST', destructiveHint: route.method === 'DELETE' },
       actor: route.admin ? 'admin' : 'any',
+      // Only the webhook routes are for Administrators (docs/legacy.md), refused as their v3 routes are.
+      adminRefusal: route.admin ? ADMINS_ONLY : undefined,
       handler: (ctx, input) => {
         const out = route.handler(ctx, (input as { request: LegacyRequest }).request);
         return out instanceof LegacyReply ? new Reply(out.status, out.body, out.headers) : out;

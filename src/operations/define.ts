@@ -79,8 +79,13 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   otherSuccess?: OtherSuccess[];
   budget: Budget;
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean };
-  /** 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or workspace key, refused before any lookup. */
+  /**
+   * 'member': a workspace key is refused with API_KEY_ACTS_AS_WORKSPACE. 'admin': Administrator or
+   * workspace key only; any other member key is refused 403 FORBIDDEN with `adminRefusal`, before any lookup.
+   */
   actor?: 'any' | 'member' | 'admin';
+  /** With actor 'admin' (required then): the text of the 403 FORBIDDEN a member key that is not an Administrator gets. */
+  adminRefusal?: string;
   /**
    * A refusal made before the input is validated, from the raw arguments (which may be of any
    * type): the one exception to "validated before anything it names is looked up", a write to a

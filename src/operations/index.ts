@@ -33,6 +33,7 @@ const ids = new Set<string>();
 const tools = new Set<string>();
 for (const op of operations) {
   if (ids.has(op.id)) throw new Error(`duplicate operation id ${op.id}`);
+  if (op.actor === 'admin' && !op.adminRefusal) throw new Error(`${op.id}: actor 'admin' needs its adminRefusal text`);
   ids.add(op.id);
   if (op.tool) {
     if (tools.has(op.tool)) throw new Error(`duplicate tool ${op.tool}`);

@@ -21,12 +21,23 @@ export const versionArg = () =>
     .optional()
     .describe('Template version, 1 or more; default: the latest');
 
-/** Accepts anything (the validator reports on it) but describes the document for OpenAPI and MCP clients. */
+/**
+ * Accepts anything (the validator reports on it) but describes the document for OpenAPI and MCP
+ * clients. Its JSON Schema is made when a document generator first asks (zod's own hook), not
+ * at load: it was the costliest schema of the start-up.
+ */
 export const documentArg = (description: string) => {
-  const js = templateJsonSchema();
-  delete js.$schema;
-  delete js.$id;
-  return z.unknown().meta({ ...js, description });
+  // Registered rather than `.meta()`d: `.meta()` makes a child schema, and zod's hook runs only
+  // on a schema without a parent.
+  const arg = z.unknown();
+  z.globalRegistry.add(arg, { description });
+  arg._zod.toJSONSchema = () => {
+    const js = templateJsonSchema();
+    delete js.$schema;
+    delete js.$id;
+    return js;
+  };
+  return arg;
 };
 
 const key = () => guid('a template key (GUID)').describe('template key (GUID)');

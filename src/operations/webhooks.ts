@@ -11,6 +11,8 @@ import { createWebhook, deleteWebhook, listWebhooks } from '../domain/webhooks/v
 const eventType = () => z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `must be one of ${EVENT_TYPES.join(', ')}` });
 
 const TAG = 'Webhooks';
+/** The refusal of every webhook route to a member key that is not an Administrator (the legacy API's too). */
+export const ADMINS_ONLY = 'Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.';
 const NO_TOOL = 'The spec names no MCP tool for webhook routes (4.6 rule 7 points to the tables of 4.3 and 4.4 only).';
 
 const httpUrl = () =>
@@ -50,6 +52,7 @@ export const webhookOperations = [
     budget: 'standard',
     annotations: READ,
     actor: 'admin',
+    adminRefusal: ADMINS_ONLY,
     handler: (ctx, input) => listWebhooks(ctx, input),
   }),
   defineOperation({
@@ -89,6 +92,7 @@ export const webhookOperations = [
     budget: 'standard',
     annotations: CREATE,
     actor: 'admin',
+    adminRefusal: ADMINS_ONLY,
     status: 201,
     handler: (ctx, input) => createWebhook(ctx, input as never),
   }),
@@ -106,6 +110,7 @@ export const webhookOperations = [
     budget: 'standard',
     annotations: REMOVE,
     actor: 'admin',
+    adminRefusal: ADMINS_ONLY,
     status: 204,
     handler: (ctx, input) => deleteWebhook(ctx, input.id),
   }),

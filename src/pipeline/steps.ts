@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { ApiError, actsAsWorkspace, forbidden, validationError } from '../errors';
 import type { Emulator } from '../emulator';
-import type { Ctx } from '../context';
+import { makeContext, type Ctx } from '../context';
 import { countsTowardThrottle, type Principal } from '../domain/auth';
 import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
 import { zoneFor } from '../domain/timezone';
 import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
 import { iso } from '../clock';
+import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
@@ -40,22 +41,10 @@ export function charge(emu: Emulator, principal: Principal, bucket: Budget): Rec
   return budgetHeaders(state);
 }
 
+/** A request's context (src/context.ts makes every one, the workers' too). */
 export function makeCtx(emu: Emulator, principal: Principal, info: CallInfo): Ctx {
   const timeZone = zoneFor(info.timezoneHeader, principal.actor.kind === 'member' ? principal.actor.member.time_zone : null);
-  const region = principal.workspace.region;
-  return {
-    db: emu.db,
-    clock: emu.clock,
-    requestId: info.requestId,
-    workspace: principal.workspace,
-    actor: principal.actor,
-    timeZone,
-    baseUrl: emu.baseUrls[region],
-    appUrl: emu.baseUrls[region],
-    transport: info.transport,
-    hooks: emu.hooks,
-    now: () => emu.clock.now(),
-  };
+  return makeContext(emu, { requestId: info.requestId, workspace: principal.workspace, actor: principal.actor, timeZone, transport: info.transport });
 }
 
 /** Turns zod issues into the v3 VALIDATION_ERROR with `field` (spec v3 7). */
@@ -95,15 +84,12 @@ export function fieldName(path: readonly PropertyKey[]): string {
 export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
   const ctx = makeCtx(emu, principal, info);
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
-  if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) {
-    throw forbidden('Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.');
-  }
+  if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) throw forbidden(op.adminRefusal ?? 'Only Administrators may use this route.');
   op.refuseFirst?.(ctx, raw);
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
   if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };
-  const schema = inputSchema(op);
-  const parsed = schema.safeParse(raw);
+  const parsed = compiled(op).inputSchema.safeParse(raw);
   if (!parsed.success) throw zodToApiError(parsed.error, raw);
   const input = parsed.data as Record<string, unknown>;
   const execute = (): Outcome => {
@@ -120,27 +106,13 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   return execute();
 }
 
-const totalChangesOf = new WeakMap<Emulator['db'], { get(): unknown }>();
-function totalChanges(emu: Emulator): number {
-  let st = totalChangesOf.get(emu.db);
-  if (!st) totalChangesOf.set(emu.db, (st = emu.db.prepare('SELECT total_changes()').pluck()));
-  return st.get() as number;
-}
+// Prepared once per database by src/store/open.ts's statement cache.
+const totalChanges = (emu: Emulator): number => (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 function toOutcome(op: Operation, result: unknown): Outcome {
   if (result instanceof Reply) return { status: result.status, body: result.status === 204 ? undefined : result.body, headers: result.headers };
   const status = op.status ?? 200;
   return { status, body: status === 204 ? undefined : result, headers: {} };
-}
-
-const schemas = new WeakMap<Operation, z.ZodObject>();
-export function inputSchema(op: Operation): z.ZodObject {
-  let s = schemas.get(op);
-  if (!s) {
-    s = z.object(op.input);
-    schemas.set(op, s);
-  }
-  return s;
 }
 
 export { iso };

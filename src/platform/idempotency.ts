@@ -74,7 +74,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     const field = ctx.transport === 'mcp' ? 'idempotencyKey' : 'Idempotency-Key';
     checkIdempotencyKey(key, field);
     const ws = ctx.workspace.id;
-    const fp = fingerprintOf(op, input, ctx.actor.key.id);
+    const fp = fingerprintOf(op, input, ctx.actor.key?.id ?? 0); // only a request sends an Idempotency-Key, and it has its key
     const now = ctx.now();
 
     const replay = this.db

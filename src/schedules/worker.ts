@@ -5,8 +5,8 @@
 // once: across ticks, across restarts (the state is in SQLite) and across two
 // processes sharing one database file.
 import type { Emulator } from '../emulator';
-import type { Ctx } from '../context';
-import { memberById, type KeyRow, type WorkspaceRow } from '../rows/people';
+import { makeContext, workspaceActor, type Ctx } from '../context';
+import { memberById, type WorkspaceRow } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, failUpcomingRun, stillDue } from '../rows/schedules';
 import { startRun } from '../domain/schedules/plan';
@@ -37,22 +37,8 @@ export class ScheduleWorker {
   private ctxFor(workspaceId: number): Ctx {
     const db = this.emu.db;
     const workspace = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(workspaceId)!;
-    const member = memberById(db, workspace.anonymous_member_id ?? -1)!;
-    const key: KeyRow = { id: 0, workspace_id: workspaceId, name: 'scheduler', key_hash: '', member_id: null, expires_on: null, revoked_at: null, created_at: 0 };
-    const base = this.emu.baseUrls[workspace.region];
-    return {
-      db,
-      clock: this.emu.clock,
-      requestId: `req_${newToken(16)}`,
-      workspace,
-      actor: { kind: 'workspace', member, key, isAdmin: false, rights: new Set() },
-      timeZone: 'UTC',
-      baseUrl: base,
-      appUrl: base,
-      transport: 'rest',
-      hooks: this.emu.hooks,
-      now: () => this.emu.clock.now(),
-    };
+    const actor = workspaceActor(memberById(db, workspace.anonymous_member_id ?? -1)!);
+    return makeContext(this.emu, { requestId: `req_${newToken(16)}`, workspace, actor, timeZone: 'UTC', transport: 'scheduler' });
   }
 
   /** The catch-up in progress, if any: one at a time. */

@@ -2,7 +2,7 @@
 // version (spec v3 4.4: answers the new version cannot hold are "attributed to the
 // publisher"), or the workspace's anonymous member when the publisher is gone. Hooks are
 // empty on purpose: an upgrade fires no webhook event (6.3).
-import type { Ctx, Actor } from '../context';
+import { makeContext, memberActor, type Ctx } from '../context';
 import type { Emulator } from '../emulator';
 import { memberById, type WorkspaceRow } from '../rows/people';
 import type { ChecklistRow } from '../domain/checklist-lookup';
@@ -28,24 +28,6 @@ export function workerCtx(emu: Emulator, c: ChecklistRow, job: JobRow): Ctx {
   const publisher = db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, job.target_version)?.created_by;
   const member = (id: number | null | undefined) => (id == null ? undefined : memberById(db, id));
   const m = member(publisher) ?? member(ws.anonymous_member_id) ?? member(job.requested_by)!;
-  const actor: Actor = {
-    kind: 'member',
-    member: m,
-    key: { id: 0, workspace_id: ws.id, name: 'upgrade worker', key_hash: '', member_id: m.id, expires_on: null, revoked_at: null, created_at: 0 },
-    isAdmin: m.role === 'Administrator',
-    rights: new Set(JSON.parse(m.rights) as string[]),
-  };
-  return {
-    db,
-    clock: emu.clock,
-    requestId: job.request_id ?? `upgrade-${job.id}`,
-    workspace: ws,
-    actor,
-    timeZone: m.time_zone ?? 'UTC',
-    baseUrl: emu.baseUrls[ws.region],
-    appUrl: emu.baseUrls[ws.region],
-    transport: 'rest',
-    hooks: {},
-    now: () => emu.clock.now(),
-  };
+  const actor = memberActor(m, new Set(JSON.parse(m.rights) as string[]));
+  return makeContext(emu, { requestId: job.request_id ?? `upgrade-${job.id}`, workspace: ws, actor, timeZone: m.time_zone ?? 'UTC', transport: 'upgrade worker', hooks: {} });
 }

@@ -1,6 +1,6 @@
 // Installs webhooks on an emulator: the event hook (outbox), the background
 // sender, the forward option and the /_emulator/webhooks control routes.
-import type { Emulator } from '../emulator';
+import { Slot, type Emulator } from '../emulator';
 import type { AppExtensions } from '../transports/http/app';
 import { recordEvent } from '../domain/webhooks/outbox';
 import { resolveOptions } from './options';
@@ -9,20 +9,20 @@ import { addForward, webhookControlRoutes } from './control';
 import { controlRouteSpec, type ControlRoute } from '../control/define';
 import { deleteForwardsFrom } from '../rows/webhook-forwards';
 
-const senders = new WeakMap<Emulator, WebhookSender>();
+const SENDER = new Slot<WebhookSender>('webhook sender');
 
 /** The sender of an emulator (tests and `wfe listen` helpers). */
-export const senderOf = (emu: Emulator): WebhookSender | undefined => senders.get(emu);
+export const senderOf = (emu: Emulator): WebhookSender | undefined => emu.slot(SENDER);
 
 const CLI_FORWARD = '--forward-events';
 
 export function installWebhooks(emu: Emulator, ext?: AppExtensions): WebhookSender {
-  const existing = senders.get(emu);
+  const existing = emu.slot(SENDER);
   if (existing) return existing;
   const opts = resolveOptions(emu.options.webhooks);
   opts.forwardEvents = emu.options.webhooks?.forwardEvents ?? (process.env.WFE_FORWARD_EVENTS || undefined);
   const sender = new WebhookSender(emu, opts);
-  senders.set(emu, sender);
+  emu.setSlot(SENDER, sender);
   emu.hooks.event = (ctx, eventType, subject) => {
     const r = recordEvent(ctx, eventType, subject, ctx.now() + opts.processDelayMs);
     if (!r || r.deliveries === 0) return;

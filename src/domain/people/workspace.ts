@@ -10,7 +10,7 @@ import { latestTemplates } from '../templates/list-row';
 /** GET /v3/auth/test (spec v3 2.3, with the erratum: actsAs.id is the member id). */
 export function authTest(ctx: Ctx) {
   const { actor, workspace } = ctx;
-  const k = actor.key;
+  const k = actor.key!; // GET /v3/auth/test is a request: its actor has its key
   const actsAs =
     actor.kind === 'workspace'
       ? { type: 'workspace' }

@@ -12,7 +12,7 @@ import type { Region } from '../../context';
 import type { Operation } from '../../operations/define';
 import { runCall } from '../../pipeline';
 import { startMark } from '../../platform/journal';
-import { partitionOf } from '../../contract/partition';
+import { partitionOf } from '../../contract/compile';
 import { buildInput } from './rest';
 import { declaresBody, readNodeJson } from '../web/body';
 import { errorParts, jsonParts, type Parts } from '../web/respond';

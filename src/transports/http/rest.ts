@@ -1,16 +1,16 @@
 // v3 REST: a request's input read by the operation's partition, and the answer written.
 import { validationError } from '../../errors';
 import { runCall, V3_RULES, type Answer, type Rules } from '../../pipeline';
-import { partitionOf } from '../../contract/partition';
+import { compiled, partitionOf } from '../../contract/compile';
 import type { Operation } from '../../operations/define';
 import { declaresBody, readJson } from '../web/body';
-import { coerceString } from '../web/coerce';
 import { errorResponse, json } from '../web/respond';
 import type { RouteHandler } from './route-table';
 
 /** `query`: the request's query parameters (only read when the operation declares some). */
 export function buildInput(op: Operation, query: () => URLSearchParams, params: Record<string, string>, body: unknown): Record<string, unknown> {
-  const part = partitionOf(op);
+  const c = compiled(op);
+  const part = c.partition;
   const raw: Record<string, unknown> = {};
   if (part.bodyAs) {
     raw[part.bodyAs] = body;
@@ -25,7 +25,7 @@ export function buildInput(op: Operation, query: () => URLSearchParams, params: 
   for (const name of part.query) {
     const all = search!.getAll(name);
     if (all.length > 1) throw validationError(`${name} was given more than once.`, name);
-    if (all.length === 1) raw[name] = coerceString(op.input, name, all[0]);
+    if (all.length === 1) raw[name] = c.coerce(name, all[0]);
   }
   for (const name of part.path) {
     let v: string;
@@ -34,7 +34,7 @@ export function buildInput(op: Operation, query: () => URLSearchParams, params: 
     } catch {
       throw validationError(`${name} is not a valid path segment.`, name);
     }
-    raw[name] = coerceString(op.input, name, v);
+    raw[name] = c.coerce(name, v);
   }
   return raw;
 }

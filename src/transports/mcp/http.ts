@@ -9,7 +9,7 @@ import type { Principal } from '../../domain/auth';
 import { errorResponse } from '../web/respond';
 import { readBodyText } from '../web/body';
 import { createMcpServer } from './server';
-import { callTool, toolTable } from './tools';
+import { callTool } from './tools';
 import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
 
@@ -46,8 +46,8 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   } catch (e) {
     return errorResponse(e, info.requestId, headers, emu.log);
   }
-  const tools = toolTable(emu.ops);
-  const bucket = bucketOf(body, (n) => tools.byName.get(n));
+  const tools = emu.table;
+  const bucket = bucketOf(body, (n) => tools.toolsByName.get(n));
   try {
     headers = { ...headers, ...charge(emu, principal, bucket) };
   } catch (e) {

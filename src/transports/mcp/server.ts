@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Emulator } from '../../emulator';
 import { requestIdFrom } from '../web/respond';
-import { errorResult, toolTable, type ToolResult } from './tools';
+import { errorResult, type ToolResult } from './tools';
 import { matchTemplate } from '../../operations/mcp-catalog';
 import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
@@ -46,8 +46,8 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
     instructions:
       'Workflow Emulator: the Workflow Service v3 API as MCP tools. Each tool answers what its REST route answers. Start with get_authoring_guide to write templates.',
   });
-  const tools = toolTable(emu.ops);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.defs }));
+  const tools = emu.table;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.toolDefs }));
   // Registered on the Protocol layer with a loose schema: the Server's own tools/call
   // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
   // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
@@ -56,7 +56,7 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
     if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
       throw rpcError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
     }
-    const op = tools.byName.get(params.name);
+    const op = tools.toolsByName.get(params.name);
     if (!op) {
       return errorResult(new ApiError(404, 'NOT_FOUND', `No tool is named ${params.name}.`), unknownToolRequestId());
     }

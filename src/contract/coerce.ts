@@ -18,14 +18,16 @@ export function kindOf(schema: z.ZodType | undefined): Kind {
   return 'other';
 }
 
-const kinds = new WeakMap<object, Map<string, Kind>>();
+export type Coercer = (value: string) => unknown;
 
-export function coerceString(shape: z.ZodRawShape, name: string, value: string): unknown {
-  let m = kinds.get(shape);
-  if (!m) kinds.set(shape, (m = new Map()));
-  let k = m.get(name);
-  if (!k) m.set(name, (k = kindOf(shape[name] as z.ZodType)));
-  if (k === 'boolean') return /^true$/i.test(value.trim());
-  if (k === 'number') return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value;
-  return value;
+const asBoolean: Coercer = (value) => /^true$/i.test(value.trim());
+const asInteger: Coercer = (value) => (/^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value);
+const asText: Coercer = (value) => value;
+
+/** The coercer of one input property (a compiled operation keeps one per property it reads from a string). */
+export function coercerOf(schema: z.ZodType | undefined): Coercer {
+  const k = kindOf(schema);
+  return k === 'boolean' ? asBoolean : k === 'number' ? asInteger : asText;
 }
+
+export const coerceString = (shape: z.ZodRawShape, name: string, value: string): unknown => coercerOf(shape[name] as z.ZodType)(value);
