@@ -27,7 +27,8 @@ export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
   const doc = checklistDocument(ctx, c);
   if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
   const tasks = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
-  const state = evaluateChecklist(ctx, checklistId, doc, tasks);
+  // Remembered (evaluate.ts): the answer's view after this refresh reuses it.
+  const state = evaluateChecklist(ctx, checklistId, doc);
   // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).
   syncStopVisibility(ctx, checklistId, doc, state);
   const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');
