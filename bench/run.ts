@@ -454,7 +454,11 @@ async function main(): Promise<void> {
     process.stdout.write(table(rows) + '\n');
     return;
   }
-  ensureBuilt();
+  // BENCH_ONLY=tasks: raw, json-server, task detail and the write pair only (a quick before/after).
+  const tasksOnly = process.env.BENCH_ONLY === 'tasks';
+  if (tasksOnly) {
+    if (!existsSync(join(ROOT, 'dist', 'wfe.cjs'))) spawnSync(process.execPath, ['build.mjs', '--bundle-only'], { cwd: ROOT, stdio: 'inherit' });
+  } else ensureBuilt();
   const started = Date.now();
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -467,26 +471,28 @@ async function main(): Promise<void> {
     const raw = await cannonCpu(baseline.child.pid!, `${baseline.url}/`);
     const base = raw.requests.average;
     rows.push(row('raw node:http fixed JSON (baseline)', raw, base));
-    const router = await startNativeStack(true);
-    try {
-      await cannon(`${router.url}/v3/auth/test`, { duration: 2 });
-      rows.push(row("node:http + itty-router route table, raw's body: the v3 transport and router, no logic", await cannonCpu(router.child.pid!, `${router.url}/v3/auth/test`), base, { ratio: 0.8 }));
-    } finally {
-      router.child.kill('SIGTERM');
-    }
-    const native = await startNativeStack();
-    try {
-      await cannon(`${native.url}/v3/auth/test`, { duration: 2 });
-      rows.push(row('the same, answering the auth-test body and headers (request id, budget headers, a timestamp)', await cannonCpu(native.child.pid!, `${native.url}/v3/auth/test`), base));
-    } finally {
-      native.child.kill('SIGTERM');
-    }
-    const bare = await startBareStack();
-    try {
-      await cannon(`${bare.url}/v3/auth/test`, { duration: 2 });
-      rows.push(row('itty-router + @hono/node-server, same body (the fetch path: /mcp, /api, /_emulator)', await cannonCpu(bare.child.pid!, `${bare.url}/v3/auth/test`), base));
-    } finally {
-      bare.child.kill('SIGTERM');
+    if (!tasksOnly) {
+      const router = await startNativeStack(true);
+      try {
+        await cannon(`${router.url}/v3/auth/test`, { duration: 2 });
+        rows.push(row("node:http + itty-router route table, raw's body: the v3 transport and router, no logic", await cannonCpu(router.child.pid!, `${router.url}/v3/auth/test`), base, { ratio: 0.8 }));
+      } finally {
+        router.child.kill('SIGTERM');
+      }
+      const native = await startNativeStack();
+      try {
+        await cannon(`${native.url}/v3/auth/test`, { duration: 2 });
+        rows.push(row('the same, answering the auth-test body and headers (request id, budget headers, a timestamp)', await cannonCpu(native.child.pid!, `${native.url}/v3/auth/test`), base));
+      } finally {
+        native.child.kill('SIGTERM');
+      }
+      const bare = await startBareStack();
+      try {
+        await cannon(`${bare.url}/v3/auth/test`, { duration: 2 });
+        rows.push(row('itty-router + @hono/node-server, same body (the fetch path: /mcp, /api, /_emulator)', await cannonCpu(bare.child.pid!, `${bare.url}/v3/auth/test`), base));
+      } finally {
+        bare.child.kill('SIGTERM');
+      }
     }
     let peer: { rps: number; times: number } | undefined;
     const js = await startJsonServer();
@@ -501,7 +507,7 @@ async function main(): Promise<void> {
       js.child.kill('SIGTERM');
       rmSync(js.dir, { recursive: true, force: true });
     }
-    rows.push(row('GET /v3/auth/test', await cannonCpu(emu.child.pid!, `${emu.url}/v3/auth/test`), base, { ratio: 0.5, peer: peer && { ...peer, times: 2 } }));
+    if (!tasksOnly) rows.push(row('GET /v3/auth/test', await cannonCpu(emu.child.pid!, `${emu.url}/v3/auth/test`), base, { ratio: 0.5, peer: peer && { ...peer, times: 2 } }));
 
     const tools = await routesByTool(emu.url);
     const getTask = tools.get('get_task');
@@ -521,6 +527,10 @@ async function main(): Promise<void> {
       } else notes.push(`write pair skipped: POST complete answered ${probe.status}`);
     } else notes.push('complete/uncomplete pair skipped: no complete_task/uncomplete_task routes in this build');
 
+    if (tasksOnly) {
+      process.stdout.write(`${table(rows)}\n${notes.map((n) => `note: ${n}\n`).join('')}load average ${loadavg().map((x) => round(x, 2)).join(' ')} at the end\n`);
+      return;
+    }
     const myWork = tools.get('list_my_work');
     if (myWork) {
       rows.push(await myWorkRow(emu, base));

@@ -2,6 +2,7 @@
 // every write to a checklist or task. Snoozes record nothing (spec v3 3). Texts are written at
 // change time; dates inside them use ctx.timeZone (4.1 rule 7).
 import type { Ctx } from '../context';
+import { insertActivity } from '../rows/activity';
 
 export interface ActivityEntry {
   checklistId?: number | null;
@@ -15,9 +16,16 @@ export interface ActivityEntry {
 }
 
 export function recordActivity(ctx: Ctx, e: ActivityEntry): void {
-  ctx.db
-    .prepare('INSERT INTO activity (workspace_id, checklist_id, task_id, member_id, action, text, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(ctx.workspace.id, e.checklistId ?? null, e.taskId ?? null, ctx.actor.member.id, e.action, e.text, e.data ? JSON.stringify(e.data) : null, ctx.now());
+  insertActivity(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    checklist_id: e.checklistId ?? null,
+    task_id: e.taskId ?? null,
+    member_id: ctx.actor.member.id,
+    action: e.action,
+    text: e.text,
+    data: e.data ? JSON.stringify(e.data) : null,
+    created_at: ctx.now(),
+  });
 }
 
 /** Name of the acting person as written into activity texts. */

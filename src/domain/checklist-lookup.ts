@@ -4,42 +4,20 @@ import type { Ctx } from '../context';
 import { iso } from '../clock';
 import { notFound } from '../errors';
 import { checklistUrl, templateUrl } from './urls';
+import { checklistById as checklistRowById, checklistByKey, templateVersionOfChecklist, type ChecklistRow } from '../rows/checklists';
 
-/** A row of schema.sql `checklists`. */
-export interface ChecklistRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  template_id: number;
-  template_version: number;
-  name: string;
-  status: 'Scheduled' | 'InProgress' | 'Complete';
-  created_by: number | null;
-  created_at: number;
-  scheduled_at: number | null;
-  started_at: number | null;
-  completed_at: number | null;
-  due_at: number | null;
-  is_archived: number;
-  share_token: string | null;
-  schedule_id: number | null;
-  rebuilding: number;
-  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
-  parameters?: string | null;
-}
+export type { ChecklistRow };
 
 /** The checklist `key` of the acting workspace, or 404 CHECKLIST_NOT_FOUND. The key is a GUID (checked by the op schema). */
 export function findChecklist(ctx: Ctx, key: string): ChecklistRow {
-  const row = ctx.db
-    .prepare<[string, number], ChecklistRow>('SELECT * FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?')
-    .get(key, ctx.workspace.id);
+  const row = checklistByKey(ctx.db, ctx.workspace.id, key);
   if (!row) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with key ${key} exists in this workspace.`);
   return row;
 }
 
 /** Checklist by row id (for rows already known to belong to the workspace). */
 export function checklistById(ctx: Pick<Ctx, 'db'>, id: number): ChecklistRow | undefined {
-  return ctx.db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
+  return checklistRowById(ctx.db, id);
 }
 
 export interface TemplateRefOfChecklist {
@@ -53,13 +31,7 @@ export interface TemplateRefOfChecklist {
 
 /** The template object of a checklist reference: the version the checklist runs (2.4). */
 export function checklistTemplateRef(ctx: Ctx, row: Pick<ChecklistRow, 'template_id' | 'template_version'>): TemplateRefOfChecklist {
-  const t = ctx.db
-    .prepare<[number, number], { key: string; name: string; description: string | null; created_at: number | null }>(
-      `SELECT t.key, v.name, v.description, v.created_at
-         FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = ?
-        WHERE t.id = ?`,
-    )
-    .get(row.template_version, row.template_id)!;
+  const t = templateVersionOfChecklist(ctx.db, row.template_id, row.template_version)!;
   return templateRefOf(ctx, t, row.template_version);
 }
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { readAsset } from '../assets';
 import { loadNativeBinding } from './native';
+import { noteRollback, watchRollbacks } from './change-signal';
 
 export type Db = Database.Database;
 
@@ -69,10 +70,28 @@ export function migrate(db: Db, blocks = schemaBlocks()): void {
  * transaction starts as a read and, when another process (`wfe mcp --db F` beside
  * `wfe serve --db F`) wrote meanwhile, fails its first write with SQLITE_BUSY at
  * once instead of waiting out the busy timeout. Nested calls stay savepoints.
+ * A transaction or savepoint that throws has been rolled back: the remembered values
+ * (store/versioned.ts) are told, so none computed inside it outlives it.
  */
 function immediateTransactions(db: Db): void {
   const transaction = db.transaction.bind(db);
-  (db as unknown as { transaction: (fn: (...a: unknown[]) => unknown) => unknown }).transaction = (fn) => transaction(fn).immediate;
+  type Run = (...a: unknown[]) => unknown;
+  const told =
+    (run: Run): Run =>
+    function (this: unknown, ...args) {
+      try {
+        return run.apply(this, args);
+      } catch (e) {
+        noteRollback(db);
+        throw e;
+      }
+    };
+  (db as unknown as { transaction: (fn: Run) => unknown }).transaction = (fn) => {
+    const t = transaction(fn);
+    const immediate = told(t.immediate);
+    return Object.assign(immediate, { immediate, deferred: told(t.deferred), exclusive: told(t.exclusive), database: db });
+  };
+  watchRollbacks(db);
 }
 
 /**

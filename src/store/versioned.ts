@@ -1,31 +1,46 @@
-// Values computed from the database, remembered until the database may have changed:
-// any row this connection wrote (SQLite's total_changes(), rolled back or not) or, for a
-// file database, a commit by another connection (PRAGMA data_version). Inside a
-// transaction nothing is remembered or reused: a write that is rolled back leaves
-// total_changes moved but the rows as they were, so a value computed from them mid-write
-// must not outlive it.
+// Values computed from the database, remembered until the database may have changed. The
+// signal, read on every lookup, is exact without knowing who wrote what:
+// - SQLite's total_changes(): every row this connection wrote (any writer, triggers included);
+// - PRAGMA data_version, for a file database: a commit by another connection (`wfe mcp` on
+//   the same file);
+// - a rollback count kept by the transaction helper (store/open.ts): a transaction or savepoint
+//   rolled back leaves total_changes() moved over rows that are as they were, so a value
+//   computed in between must not outlive it;
+// - minus the quiet changes: rows written to tables no remembered value reads (the activity
+//   feed), declared by their writer, so a write's own bookkeeping does not throw away what the
+//   same write just worked out.
+// With the rollback count a value computed inside a transaction is trusted too: it holds as long
+// as nothing else is written, and is dropped the moment anything it may depend on rolls back.
+// A connection without the transaction helper (not opened by openDb) recomputes inside a
+// transaction, as it cannot see rollbacks.
 import type { Db } from './open';
+import { signalOf, type Signal } from './change-signal';
 
 export class Versioned<K, V> {
   private readonly values = new Map<K, V>();
   private readonly changes;
   private readonly dataVersion;
+  private readonly signal: Signal;
   private seenT = -1;
   private seenV = -1;
+  private seenR = -1;
 
   constructor(private readonly db: Db, private readonly limit = 1000) {
     this.changes = db.prepare<[], { t: number }>('SELECT total_changes() AS t');
     this.dataVersion = db.memory ? undefined : db.prepare<[], { v: number }>('SELECT data_version AS v FROM pragma_data_version');
+    this.signal = signalOf(db);
   }
 
   get(key: K, compute: () => V): V {
-    if (this.db.inTransaction) return compute();
-    const t = this.changes.get()!.t;
+    if (!this.signal.hooked && this.db.inTransaction) return compute();
+    const t = this.changes.get()!.t - this.signal.quiet;
     const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    if (t !== this.seenT || v !== this.seenV) {
+    const r = this.signal.rollbacks;
+    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
       this.values.clear();
       this.seenT = t;
       this.seenV = v;
+      this.seenR = r;
     }
     let value = this.values.get(key);
     if (value === undefined) {

@@ -14,6 +14,16 @@
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import { EXCLUSIVE_MESSAGE } from '../refusal-texts';
+import { Versioned } from '../../store/versioned';
+import {
+  assignedOnChecklist,
+  checklistsAssignedTo,
+  groupIdsOfMember,
+  readableChecklistsCondition,
+  templateRulesNaming,
+  templatesOpenTo,
+} from '../../rows/checklist-access';
+import { memberIdsAssignedTo } from '../../rows/task-assignees';
 
 export type ChecklistPermission = 'RunAndView' | 'ViewOnly' | 'RunAndViewAssigned' | 'ViewAssignedOnly';
 
@@ -41,40 +51,17 @@ const needsAssignment = (p: ChecklistPermission) => p === 'RunAndViewAssigned' |
 
 /** Ids of the groups the member belongs to. */
 export function memberGroupIds(ctx: Ctx, memberId = ctx.actor.member.id): number[] {
-  return ctx.db
-    .prepare<[number], { group_id: number }>('SELECT group_id FROM group_members WHERE member_id = ?')
-    .all(memberId)
-    .map((r) => r.group_id);
+  return groupIdsOfMember(ctx.db, memberId);
 }
 
 /** Template permission rules naming this member: AllUsers, the member, or one of their groups. */
 export function templateRulesFor(ctx: Ctx, templateId: number, memberId = ctx.actor.member.id): ChecklistPermission[] {
-  return ctx.db
-    .prepare<[number, number, number], { permission: ChecklistPermission }>(
-      `SELECT permission FROM template_permissions
-        WHERE template_id = ?
-          AND (assignee_type = 'AllUsers'
-               OR (assignee_type = 'TeamMember' AND assignee_id = ?)
-               OR (assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))`,
-    )
-    .all(templateId, memberId, memberId)
-    .map((r) => r.permission);
+  return templateRulesNaming<ChecklistPermission>(ctx.db, templateId, memberId);
 }
 
 /** Whether any task of the checklist (its own tasks and attached standalone tasks) is assigned to the member directly or through a group. */
 export function isAssignedOnChecklist(ctx: Ctx, checklistId: number, memberId = ctx.actor.member.id): boolean {
-  // Two indexed lookups joined by UNION ALL: an OR of checklist_id and attached_checklist_id
-  // cannot use either index and scanned every task (quadratic over a 100,000-checklist list).
-  const row = ctx.db
-    .prepare<[number, number, number, number], { one: number }>(
-      `SELECT 1 AS one FROM task_assignees a
-        WHERE a.task_id IN (SELECT id FROM tasks WHERE checklist_id = ? UNION ALL SELECT id FROM tasks WHERE attached_checklist_id = ?)
-          AND ((a.assignee_type = 'TeamMember' AND a.assignee_id = ?)
-               OR (a.assignee_type = 'Group' AND a.assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))
-        LIMIT 1`,
-    )
-    .get(checklistId, checklistId, memberId, memberId);
-  return row !== undefined;
+  return assignedOnChecklist(ctx.db, checklistId, memberId);
 }
 
 /**
@@ -85,31 +72,8 @@ export function isAssignedOnChecklist(ctx: Ctx, checklistId: number, memberId = 
 export function readableChecklists(ctx: Ctx): (checklist: ChecklistLike) => boolean {
   if (ctx.actor.isAdmin || ctx.actor.kind === 'workspace') return () => true;
   const memberId = ctx.actor.member.id;
-  const openTemplates = new Set(
-    ctx.db
-      .prepare<[number, number, number], { template_id: number }>(
-        `SELECT DISTINCT template_id FROM template_permissions
-          WHERE permission IN ('RunAndView', 'ViewOnly')
-            AND (assignee_type = 'AllUsers'
-                 OR (assignee_type = 'TeamMember' AND assignee_id = ?)
-                 OR (assignee_type = 'Group' AND assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))
-            AND template_id IN (SELECT id FROM templates WHERE workspace_id = ?)`,
-      )
-      .all(memberId, memberId, ctx.workspace.id)
-      .map((r) => r.template_id),
-  );
-  const assigned = new Set(
-    ctx.db
-      .prepare<[number, number], { cid: number }>(
-        `SELECT DISTINCT coalesce(t.checklist_id, t.attached_checklist_id) AS cid
-           FROM task_assignees a JOIN tasks t ON t.id = a.task_id
-          WHERE ((a.assignee_type = 'TeamMember' AND a.assignee_id = ?)
-                 OR (a.assignee_type = 'Group' AND a.assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))
-            AND coalesce(t.checklist_id, t.attached_checklist_id) IS NOT NULL`,
-      )
-      .all(memberId, memberId)
-      .map((r) => r.cid),
-  );
+  const openTemplates = new Set(templatesOpenTo(ctx.db, ctx.workspace.id, memberId));
+  const assigned = new Set(checklistsAssignedTo(ctx.db, memberId));
   // Assigned levels (RunAndViewAssigned, ViewAssignedOnly) open a checklist only where
   // something is assigned, which already opens it on its own.
   return (c) => openTemplates.has(c.template_id) || assigned.has(c.id);
@@ -121,20 +85,32 @@ export function readableChecklists(ctx: Ctx): (checklist: ChecklistLike) => bool
  */
 export function readableChecklistsSql(ctx: Ctx): { sql: string; args: number[] } | undefined {
   if (ctx.actor.isAdmin || ctx.actor.kind === 'workspace') return undefined;
-  const m = ctx.actor.member.id;
-  const mine = `((a.assignee_type = 'TeamMember' AND a.assignee_id = ?) OR (a.assignee_type = 'Group' AND a.assignee_id IN (SELECT group_id FROM group_members WHERE member_id = ?)))`;
-  return {
-    sql: `(template_id IN (SELECT template_id FROM template_permissions a WHERE permission IN ('RunAndView', 'ViewOnly') AND (a.assignee_type = 'AllUsers' OR ${mine}))
-           OR id IN (SELECT coalesce(t.checklist_id, t.attached_checklist_id) FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE ${mine}))`,
-    args: [m, m, m, m],
-  };
+  return readableChecklistsCondition(ctx.actor.member.id);
+}
+
+// What a member's access to a checklist rests on (something assigned; the template's rules
+// naming them) is read once per database state (store/versioned.ts), like the checklist's
+// evaluated state: the task detail read spent ~6% of its CPU on these two statements.
+interface AccessFacts {
+  assigned: boolean;
+  rules: readonly ChecklistPermission[];
+}
+const facts = new WeakMap<Ctx['db'], Versioned<string, AccessFacts>>();
+
+function accessFacts(ctx: Ctx, checklist: ChecklistLike, memberId: number): AccessFacts {
+  let m = facts.get(ctx.db);
+  if (!m) facts.set(ctx.db, (m = new Versioned(ctx.db)));
+  return m.get(`${checklist.id}/${checklist.template_id}/${memberId}`, () => ({
+    assigned: isAssignedOnChecklist(ctx, checklist.id, memberId),
+    rules: templateRulesFor(ctx, checklist.template_id, memberId),
+  }));
 }
 
 /** What the acting key may do with a checklist (5.4, 5.8 row 1, 5.9). */
 export function checklistAccess(ctx: Ctx, checklist: ChecklistLike): ChecklistAccess {
   const memberId = ctx.actor.member.id;
-  const assigned = isAssignedOnChecklist(ctx, checklist.id, memberId);
-  const applicable = templateRulesFor(ctx, checklist.template_id, memberId).filter((p) => !needsAssignment(p) || assigned);
+  const { assigned, rules } = accessFacts(ctx, checklist, memberId);
+  const applicable = rules.filter((p) => !needsAssignment(p) || assigned);
   const permission = applicable.sort((a, b) => RANK[b] - RANK[a])[0];
   const ruleRuns = applicable.some(runs);
 
@@ -207,16 +183,17 @@ export interface TaskLike {
   is_assigned_exclusively: number;
 }
 
-/** Members covered by the task's assignees (directly or through a group). */
-export function assignedMemberIds(ctx: Ctx, taskId: number): Set<number> {
-  const rows = ctx.db
-    .prepare<[number, number], { member_id: number }>(
-      `SELECT assignee_id AS member_id FROM task_assignees WHERE task_id = ? AND assignee_type = 'TeamMember'
-       UNION SELECT gm.member_id FROM task_assignees a JOIN group_members gm ON gm.group_id = a.assignee_id
-        WHERE a.task_id = ? AND a.assignee_type = 'Group'`,
-    )
-    .all(taskId, taskId);
-  return new Set(rows.map((r) => r.member_id));
+const assignedTo = new WeakMap<Ctx['db'], Versioned<number, ReadonlySet<number>>>();
+
+/** Members covered by the task's assignees (directly or through a group); shared, callers only read it. */
+export function assignedMemberIds(ctx: Ctx, taskId: number): ReadonlySet<number> {
+  let m = assignedTo.get(ctx.db);
+  if (!m) assignedTo.set(ctx.db, (m = new Versioned(ctx.db)));
+  return m.get(taskId, () => assignedMemberIdsNow(ctx, taskId));
+}
+
+function assignedMemberIdsNow(ctx: Ctx, taskId: number): Set<number> {
+  return new Set(memberIdsAssignedTo(ctx.db, taskId));
 }
 
 /**

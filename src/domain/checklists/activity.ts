@@ -2,6 +2,7 @@
 // upgrade results "in the checklist's activity feed"; the spec shows no route for it, so it
 // is designed like the task feed of 4.3: paged, newest first; docs/upgrades.md). Entries
 // about one of its tasks carry `taskKey`.
+import { activityOfChecklist } from '../../rows/activity';
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { paginate, cursorScope } from '../paging';
@@ -9,26 +10,10 @@ import { userRef } from '../users';
 import { assertCanRead } from '../access/checklists';
 import { findChecklist } from '../checklist-lookup';
 
-interface Row {
-  id: number;
-  task_key: string | null;
-  member_id: number | null;
-  action: string;
-  text: string;
-  data: string | null;
-  created_at: number;
-}
-
 export function checklistActivity(ctx: Ctx, input: { checklistKey: string; after?: string; pageSize?: number }) {
   const c = findChecklist(ctx, input.checklistKey);
   assertCanRead(ctx, c);
-  const rows = ctx.db
-    .prepare<[number], Row>(
-      `SELECT a.id, t.key AS task_key, a.member_id, a.action, a.text, a.data, a.created_at
-         FROM activity a LEFT JOIN tasks t ON t.id = a.task_id
-        WHERE a.checklist_id = ? ORDER BY a.created_at DESC, a.id DESC`,
-    )
-    .all(c.id);
+  const rows = activityOfChecklist(ctx.db, c.id);
   const pageSize = input.pageSize ?? 50;
   return paginate(rows, pageSize, input.after, [...cursorScope(ctx), 'checklist-activity', c.id, pageSize], (r) => ({
     id: r.id,

@@ -1,6 +1,7 @@
 // Reading and changing one checklist: GET/PATCH/DELETE /v3/checklists/{key}, archive and
 // unarchive (spec v3 4.7, 3, 4.1 rule 8, 5.4, 5.6, 5.9, 5.10). Who may do what where the spec
 // is silent is recorded in docs/checklists.md.
+import { checklistById, deleteChecklist as deleteChecklistRow, setChecklistArchived, setChecklistDue, setChecklistName } from '../../rows/checklists';
 import type { Ctx } from '../../context';
 import { forbidden, validationError } from '../../errors';
 import { actorName, formatInZone, recordActivity } from '../activity';
@@ -9,7 +10,7 @@ import { removeTag } from '../tags/apply';
 import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
 
-const reload = (ctx: Ctx, row: ChecklistRow) => ctx.db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(row.id)!;
+const reload = (ctx: Ctx, row: ChecklistRow) => checklistById(ctx.db, row.id)!;
 
 export function getChecklist(ctx: Ctx, key: string) {
   const row = findChecklist(ctx, key);
@@ -31,12 +32,12 @@ export function patchChecklist(ctx: Ctx, input: PatchChecklistInput) {
   if (input.name !== undefined) {
     const name = input.name.trim();
     if (name !== row.name) {
-      ctx.db.prepare('UPDATE checklists SET name = ? WHERE id = ?').run(name, row.id);
+      setChecklistName(ctx.db, row.id, name);
       recordActivity(ctx, { checklistId: row.id, action: 'checklist.renamed', text: `${actorName(ctx)} renamed the checklist from "${row.name}" to "${name}".`, data: { from: row.name, to: name } });
     }
   }
   if (input.dueDateTime !== undefined && input.dueDateTime !== row.due_at) {
-    ctx.db.prepare('UPDATE checklists SET due_at = ? WHERE id = ?').run(input.dueDateTime, row.id);
+    setChecklistDue(ctx.db, row.id, input.dueDateTime);
     recordActivity(ctx, {
       checklistId: row.id,
       action: input.dueDateTime === null ? 'checklist.dueDateCleared' : 'checklist.dueDateSet',
@@ -76,7 +77,7 @@ export function deleteChecklist(ctx: Ctx, key: string): void {
     )
     .all(row.id, row.id);
   for (const t of tagged) removeTag(ctx.db, ctx.workspace.id, t.target_type, t.target_id, t.name);
-  ctx.db.prepare('DELETE FROM checklists WHERE id = ?').run(row.id);
+  deleteChecklistRow(ctx.db, row.id);
 }
 
 function assertAdministrator(ctx: Ctx, what: string): void {
@@ -93,7 +94,7 @@ export function setArchived(ctx: Ctx, key: string, archived: boolean) {
   const row = findChecklist(ctx, key);
   assertAdministrator(ctx, archived ? 'archive' : 'unarchive');
   if ((row.is_archived === 1) !== archived) {
-    ctx.db.prepare('UPDATE checklists SET is_archived = ? WHERE id = ?').run(archived ? 1 : 0, row.id);
+    setChecklistArchived(ctx.db, row.id, archived);
     recordActivity(ctx, {
       checklistId: row.id,
       action: archived ? 'checklist.archived' : 'checklist.unarchived',

@@ -1,5 +1,6 @@
 // Sharing a checklist by link: GET/PUT/DELETE /v3/checklists/{key}/share (spec v3 4.7;
 // EMULATOR.md: PUT needs no body, turns sharing on and answers the share status).
+import { setShareToken } from '../../rows/checklists';
 import type { Ctx } from '../../context';
 import { newToken } from '../../ids';
 import { actorName, recordActivity } from '../activity';
@@ -21,12 +22,12 @@ export function setShare(ctx: Ctx, key: string, on: boolean) {
   assertCanRun(ctx, row);
   if (on && row.share_token === null) {
     const token = newToken(16);
-    ctx.db.prepare('UPDATE checklists SET share_token = ? WHERE id = ?').run(token, row.id);
+    setShareToken(ctx.db, row.id, token);
     recordActivity(ctx, { checklistId: row.id, action: 'checklist.shared', text: `${actorName(ctx)} shared the checklist by link.` });
     return status(ctx, token);
   }
   if (!on && row.share_token !== null) {
-    ctx.db.prepare('UPDATE checklists SET share_token = NULL WHERE id = ?').run(row.id);
+    setShareToken(ctx.db, row.id, null);
     recordActivity(ctx, { checklistId: row.id, action: 'checklist.unshared', text: `${actorName(ctx)} stopped sharing the checklist by link.` });
     return status(ctx, null);
   }

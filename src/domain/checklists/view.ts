@@ -1,6 +1,8 @@
 // The checklist resource (spec v3 2.6 gap "the checklist resource's own fields: not shown";
 // designed like the rest of v3 and documented in docs/checklists.md). One shape serves the
 // list, search, create, get and patch answers.
+import { taskStatusCounts } from '../../rows/checklists';
+import { countTasksAttachedTo } from '../../rows/tasks';
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { userRef } from '../users';
@@ -27,19 +29,14 @@ export interface TaskCounts {
 
 /** Counts of the checklist's own tasks (headings and attached standalone tasks not counted). */
 export function taskCounts(ctx: Ctx, checklistId: number): TaskCounts {
-  const r = ctx.db
-    .prepare<[number], { total: number; complete: number | null; na: number | null }>(
-      `SELECT COUNT(*) AS total, SUM(status = 'Complete') AS complete, SUM(status = 'NotApplicable') AS na
-         FROM tasks WHERE checklist_id = ? AND is_heading = 0`,
-    )
-    .get(checklistId)!;
+  const r = taskStatusCounts(ctx.db, checklistId);
   const complete = r.complete ?? 0;
   const notApplicable = r.na ?? 0;
   return { total: r.total, complete, notApplicable, incomplete: r.total - complete - notApplicable };
 }
 
 export function attachedTaskCount(ctx: Ctx, checklistId: number): number {
-  return ctx.db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL').get(checklistId)!.n;
+  return countTasksAttachedTo(ctx.db, checklistId);
 }
 
 export function checklistView(ctx: Ctx, row: ChecklistRow) {

@@ -3,14 +3,12 @@
 import type { Ctx } from '../../context';
 import { assertCanRead } from '../access/checklists';
 import { findChecklist } from '../checklist-lookup';
-import type { TaskRow } from '../tasks/rows';
+import { tasksAttachedTo } from '../../rows/tasks';
 import { standaloneSummary } from './view';
 
 export function listAttachedTasks(ctx: Ctx, checklistKey: string) {
   const checklist = findChecklist(ctx, checklistKey);
   assertCanRead(ctx, checklist);
-  const rows = ctx.db
-    .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL ORDER BY created_at, id')
-    .all(checklist.id);
+  const rows = tasksAttachedTo(ctx.db, checklist.id);
   return { tasks: rows.map((t) => standaloneSummary(ctx, t)) };
 }

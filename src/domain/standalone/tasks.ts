@@ -1,6 +1,8 @@
 // Standalone tasks at /v3/tasks/{taskKey}: raise, read, change, delete, attach, detach
 // (spec v3 2.1, 4.3 intro, 5.4, 5.5, 5.9, 5.10). Decisions where the spec is silent are in
 // docs/checklists.md "Standalone tasks".
+import { deleteTask, insertStandaloneTask, setStandaloneDue, setTaskAttachedTo, setTaskDescription, setTaskName } from '../../rows/tasks';
+import { addTaskAssignee } from '../../rows/task-assignees';
 import type { Ctx } from '../../context';
 import { conflict, forbidden, validationError } from '../../errors';
 import { newGuid } from '../../ids';
@@ -18,6 +20,7 @@ import { applyTags, removeTag } from '../tags/apply';
 import { resolveNamingList, type NamingEntry } from '../tasks/naming';
 import { checklistDocument, findStandaloneTask, reload, type TaskTarget } from '../tasks/target';
 import { standaloneDetail } from './view';
+import { taskTags } from '../tasks/views';
 
 /** Read rule (5.4): attached, as its checklist; unattached, Administrators, the workspace key, its raiser and assignees. */
 export function assertCanReadStandaloneTask(ctx: Ctx, t: TaskTarget): void {
@@ -72,29 +75,21 @@ export function createStandaloneTask(ctx: Ctx, input: CreateStandaloneInput) {
 
   const now = ctx.now();
   const key = newGuid();
-  const id = Number(
-    ctx.db
-      .prepare(
-        `INSERT INTO tasks (key, workspace_id, checklist_id, attached_checklist_id, position, name, description, status, due_at, due_is_manual, is_assigned_exclusively, raised_by, created_at)
-         VALUES (?, ?, NULL, ?, 0, ?, ?, 'Incomplete', ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        key,
-        ctx.workspace.id,
-        checklist?.id ?? null,
-        input.name.trim(),
-        input.description ?? null,
-        input.dueDateTime ?? null,
-        input.dueDateTime !== undefined ? 1 : 0,
-        input.isAssignedExclusively ? 1 : 0,
-        ctx.actor.member.id,
-        now,
-      ).lastInsertRowid,
-  );
+  const id = insertStandaloneTask(ctx.db, {
+    key,
+    workspace_id: ctx.workspace.id,
+    attached_checklist_id: checklist?.id ?? null,
+    name: input.name.trim(),
+    description: input.description ?? null,
+    due_at: input.dueDateTime ?? null,
+    due_is_manual: input.dueDateTime !== undefined ? 1 : 0,
+    is_assigned_exclusively: input.isAssignedExclusively ? 1 : 0,
+    raised_by: ctx.actor.member.id,
+    created_at: now,
+  });
   recordActivity(ctx, { checklistId: checklist?.id, taskId: id, action: 'task.created', text: `${actorName(ctx)} raised the task "${input.name.trim()}".` });
-  const insert = ctx.db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
   for (const a of assignees) {
-    insert.run(id, a.type, a.id);
+    addTaskAssignee(ctx.db, id, a.type, a.id);
     ctx.hooks.event?.(ctx, 'task_assigned', { taskId: id, assigneeType: a.type, assigneeId: a.id });
   }
   if (assignees.length) recordActivity(ctx, { checklistId: checklist?.id, taskId: id, action: 'task.assigned', text: `${actorName(ctx)} assigned the task.`, data: { assignees } });
@@ -126,15 +121,15 @@ export function patchStandaloneTask(ctx: Ctx, input: PatchStandaloneInput) {
   const cid = t.task.attached_checklist_id;
   const who = actorName(ctx);
   if (input.name !== undefined && input.name.trim() !== t.task.name) {
-    ctx.db.prepare('UPDATE tasks SET name = ? WHERE id = ?').run(input.name.trim(), t.task.id);
+    setTaskName(ctx.db, t.task.id, input.name.trim());
     recordActivity(ctx, { checklistId: cid, taskId: t.task.id, action: 'task.renamed', text: `${who} renamed the task from "${t.task.name}" to "${input.name.trim()}".` });
   }
   if (input.description !== undefined && input.description !== t.task.description) {
-    ctx.db.prepare('UPDATE tasks SET description = ? WHERE id = ?').run(input.description, t.task.id);
+    setTaskDescription(ctx.db, t.task.id, input.description);
     recordActivity(ctx, { checklistId: cid, taskId: t.task.id, action: 'task.descriptionChanged', text: `${who} changed the task's description.` });
   }
   if (input.dueDateTime !== undefined && input.dueDateTime !== t.task.due_at) {
-    ctx.db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = ? WHERE id = ?').run(input.dueDateTime, input.dueDateTime === null ? 0 : 1, t.task.id);
+    setStandaloneDue(ctx.db, t.task.id, input.dueDateTime);
     recordActivity(ctx, {
       checklistId: cid,
       taskId: t.task.id,
@@ -151,11 +146,8 @@ export function deleteStandaloneTask(ctx: Ctx, taskKey: string): void {
   assertCanReadStandaloneTask(ctx, t);
   assertTaskCreator(ctx, 'delete');
   assertRaisedByWorkspace(ctx, t);
-  const tags = ctx.db
-    .prepare<[number], { name: string }>("SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = 'task' AND a.target_id = ?")
-    .all(t.task.id);
-  for (const tag of tags) removeTag(ctx.db, ctx.workspace.id, 'task', t.task.id, tag.name);
-  ctx.db.prepare('DELETE FROM tasks WHERE id = ?').run(t.task.id);
+  for (const tag of taskTags(ctx, t.task.id)) removeTag(ctx.db, ctx.workspace.id, 'task', t.task.id, tag);
+  deleteTask(ctx.db, t.task.id);
 }
 
 /** Task.Attacher (5.5), run permission on the checklist's template (5.5, 5.9), and the template's setting (5.10). */
@@ -190,7 +182,7 @@ export function attachStandaloneTask(ctx: Ctx, taskKey: string, checklistKey: st
   assertRaisedByWorkspace(ctx, t);
   assertMayAttach(ctx, checklist);
   if (t.task.attached_checklist_id !== checklist.id) {
-    ctx.db.prepare('UPDATE tasks SET attached_checklist_id = ? WHERE id = ?').run(checklist.id, t.task.id);
+    setTaskAttachedTo(ctx.db, t.task.id, checklist.id);
     recordActivity(ctx, { checklistId: checklist.id, taskId: t.task.id, action: 'task.attached', text: `${actorName(ctx)} attached the task to the checklist "${checklist.name}".` });
   }
   return standaloneDetail(ctx, findStandaloneTask(ctx, taskKey));
@@ -205,7 +197,7 @@ export function detachStandaloneTask(ctx: Ctx, taskKey: string) {
   }
   assertRaisedByWorkspace(ctx, t);
   if (t.checklist) {
-    ctx.db.prepare('UPDATE tasks SET attached_checklist_id = NULL WHERE id = ?').run(t.task.id);
+    setTaskAttachedTo(ctx.db, t.task.id, null);
     recordActivity(ctx, { checklistId: t.checklist.id, taskId: t.task.id, action: 'task.detached', text: `${actorName(ctx)} detached the task from the checklist "${t.checklist.name}".` });
   }
   return standaloneDetail(ctx, findStandaloneTask(ctx, taskKey));

@@ -8,6 +8,8 @@ import type { AssigneeRef } from '../../rows/people';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';
 import { assigneesOf, taskView } from './views';
+import { addTaskAssignee, assigneesOfTask, removeTaskAssignee } from '../../rows/task-assignees';
+import { setTaskExclusive } from '../../rows/tasks';
 
 export function readAssignees(ctx: Ctx, t: TaskTarget) {
   assertTaskReadable(ctx, t);
@@ -21,21 +23,15 @@ export function setAssignees(ctx: Ctx, t: TaskTarget, refs: AssigneeRef[], isAss
   assertTaskReadable(ctx, t);
   refuseHeading(t, 'A heading has no assignees.');
   assertCanAssignOrDate(ctx, t.task);
-  const before = ctx.db
-    .prepare<[number], { assignee_type: string; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?')
-    .all(t.task.id);
+  const before = assigneesOfTask(ctx.db, t.task.id);
   const had = (r: AssigneeRef) => before.some((b) => b.assignee_type === r.type && b.assignee_id === r.id);
   const added = refs.filter((r) => !had(r));
   const removed = before.filter((b) => !refs.some((r) => r.type === b.assignee_type && r.id === b.assignee_id));
   const exclusiveChange = isAssignedExclusively !== undefined && (isAssignedExclusively ? 1 : 0) !== t.task.is_assigned_exclusively;
 
-  if (removed.length) {
-    const del = ctx.db.prepare('DELETE FROM task_assignees WHERE task_id = ? AND assignee_type = ? AND assignee_id = ?');
-    for (const r of removed) del.run(t.task.id, r.assignee_type, r.assignee_id);
-  }
-  const ins = ctx.db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
-  for (const r of added) ins.run(t.task.id, r.type, r.id);
-  if (exclusiveChange) ctx.db.prepare('UPDATE tasks SET is_assigned_exclusively = ? WHERE id = ?').run(isAssignedExclusively ? 1 : 0, t.task.id);
+  for (const r of removed) removeTaskAssignee(ctx.db, t.task.id, r.assignee_type, r.assignee_id);
+  for (const r of added) addTaskAssignee(ctx.db, t.task.id, r.type, r.id);
+  if (exclusiveChange) setTaskExclusive(ctx.db, t.task.id, isAssignedExclusively === true);
 
   const where = { checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id };
   const now = assigneesOf(ctx, t.task.id);

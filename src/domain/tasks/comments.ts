@@ -11,7 +11,10 @@ import { assertTaskReadable, refuseHeading } from './guard';
 import { htmlToText, textToHtml } from './html-text';
 import { resolveNaming, type NamingEntry } from './naming';
 import type { TaskTarget } from './target';
-import { assigneesOf, commentView, commentsOf, type CommentRow } from './views';
+import { assigneesOf, commentView, commentsOf } from './views';
+import { commentById, commentOfTask, deleteComment as deleteCommentRow, insertComment } from '../../rows/comments';
+import { deleteFile } from '../../rows/files';
+import { addTaskAssignee } from '../../rows/task-assignees';
 
 export interface AddCommentInput {
   html?: string;
@@ -77,30 +80,34 @@ export function listComments(ctx: Ctx, t: TaskTarget) {
  * access to the task (5.4) and the assign right of 5.8 row 2 (docs/decisions.md "One rule for
  * assigning").
  */
-export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment) {
+/** `onBehalfOf`: the member recorded as its author when not the key's own (legacy 4.2 `createdByUserID`). */
+export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment, opts: { onBehalfOf?: number } = {}) {
   refuseHeading(t, 'A heading has no comments.');
   const where = { checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id };
   if (c.assign.length) {
     assertTaskReadable(ctx, t);
     assertCanAssignOrDate(ctx, t.task);
     const had = assigneesOf(ctx, t.task.id);
-    const ins = ctx.db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
     for (const a of c.assign) {
       if (had.some((h) => h.type === a.type && h.id === a.id)) continue;
-      ins.run(t.task.id, a.type, a.id);
+      addTaskAssignee(ctx.db, t.task.id, a.type, a.id);
       recordActivity(ctx, { ...where, action: 'task.assigned', text: `${actorName(ctx)} assigned ${nameOf(ctx, a) ?? `${a.type} ${a.id}`} by mentioning them.`, data: { assigneeType: a.type, assigneeId: a.id } });
       ctx.hooks.event?.(ctx, 'task_assigned', { taskId: t.task.id, assigneeType: a.type, assigneeId: a.id });
     }
   }
   const fileId = c.file ? storeFile(ctx, t.task.id, null, c.file) : null;
-  const id = Number(
-    ctx.db
-      .prepare('INSERT INTO comments (task_id, author_id, html, text, mentions, file_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(t.task.id, ctx.actor.member.id, c.html, c.text, JSON.stringify(c.mentions), fileId, ctx.now()).lastInsertRowid,
-  );
+  const id = insertComment(ctx.db, {
+    task_id: t.task.id,
+    author_id: opts.onBehalfOf ?? ctx.actor.member.id,
+    html: c.html,
+    text: c.text,
+    mentions: JSON.stringify(c.mentions),
+    file_id: fileId,
+    created_at: ctx.now(),
+  });
   recordActivity(ctx, { ...where, action: 'comment.added', text: `${actorName(ctx)} commented.`, data: { commentId: id } });
   ctx.hooks.event?.(ctx, 'comment_created', { commentId: id });
-  return commentView(ctx, ctx.db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(id)!);
+  return commentView(ctx, commentById(ctx.db, id)!);
 }
 
 /**
@@ -108,13 +115,13 @@ export function addComment(ctx: Ctx, t: TaskTarget, c: PreparedComment) {
  * author needs no read access: any key may comment (5.8), so whoever wrote it may take it back.
  */
 export function deleteComment(ctx: Ctx, t: TaskTarget, commentId: number): void {
-  const c = ctx.db.prepare<[number, number], CommentRow>('SELECT * FROM comments WHERE id = ? AND task_id = ?').get(commentId, t.task.id);
+  const c = commentOfTask(ctx.db, t.task.id, commentId);
   if (!c) throw notFound('COMMENT_NOT_FOUND', `No comment with id ${commentId} exists on this task.`);
   if (!ctx.actor.isAdmin && c.author_id !== ctx.actor.member.id) {
     throw forbidden('Only the author of a comment or an Administrator may delete it. An Administrator can delete it for you.');
   }
-  ctx.db.prepare('DELETE FROM comments WHERE id = ?').run(c.id);
-  if (c.file_id !== null) ctx.db.prepare('DELETE FROM files WHERE id = ?').run(c.file_id);
+  deleteCommentRow(ctx.db, c.id);
+  if (c.file_id !== null) deleteFile(ctx.db, c.file_id);
   recordActivity(ctx, {
     checklistId: t.task.checklist_id ?? t.task.attached_checklist_id,
     taskId: t.task.id,

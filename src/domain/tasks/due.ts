@@ -1,6 +1,7 @@
 // Due dates (spec v3 2.4 dueDateTime, issue 5 item 6): from the template's rules when the
 // checklist starts (checklists/start.ts) and as their anchors change (a task's completion, a
 // Date field's answer), unless set by hand; set and cleared by hand through .../due-date.
+import { setManualDue, setRuleDueOfTask } from '../../rows/tasks';
 import type { Ctx } from '../../context';
 import { actorName, formatInZone, recordActivity } from '../activity';
 import type { DocTask, TemplateDocument } from '../../rows/template-document';
@@ -22,8 +23,7 @@ function refMatches(doc: TemplateDocument, ref: string | undefined, key: string,
 }
 
 function setRuleDue(ctx: Ctx, checklistId: number, doc: TemplateDocument, pick: (t: DocTask) => boolean, dueAt: (t: DocTask) => number | null): void {
-  const upd = ctx.db.prepare('UPDATE tasks SET due_at = ? WHERE checklist_id = ? AND key = ? COLLATE NOCASE AND due_is_manual = 0 AND is_heading = 0');
-  for (const t of doc.tasks) if (t.id && t.dueDate && pick(t)) upd.run(dueAt(t), checklistId, t.id);
+  for (const t of doc.tasks) if (t.id && t.dueDate && pick(t)) setRuleDueOfTask(ctx.db, checklistId, t.id, dueAt(t));
 }
 
 /** A task's completion moved: re-date the tasks whose rule is relative to it. */
@@ -64,7 +64,7 @@ export function setDueDate(ctx: Ctx, t: TaskTarget, ms: number) {
   refuseHeading(t, 'A heading has no due date.');
   assertCanAssignOrDate(ctx, t.task);
   if (t.task.due_at !== ms || !t.task.due_is_manual) {
-    ctx.db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 1 WHERE id = ?').run(ms, t.task.id);
+    setManualDue(ctx.db, t.task.id, ms);
     recordActivity(ctx, {
       checklistId: t.task.checklist_id ?? t.task.attached_checklist_id,
       taskId: t.task.id,
@@ -82,7 +82,7 @@ export function clearDueDate(ctx: Ctx, t: TaskTarget) {
   refuseHeading(t, 'A heading has no due date.');
   assertCanAssignOrDate(ctx, t.task);
   if (t.task.due_at !== null) {
-    ctx.db.prepare('UPDATE tasks SET due_at = NULL, due_is_manual = 1 WHERE id = ?').run(t.task.id);
+    setManualDue(ctx.db, t.task.id, null);
     recordActivity(ctx, {
       checklistId: t.task.checklist_id ?? t.task.attached_checklist_id,
       taskId: t.task.id,

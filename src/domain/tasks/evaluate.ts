@@ -5,7 +5,9 @@
 import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
-import type { TaskRow } from './rows';
+import { tasksOfChecklist, type TaskRow } from '../../rows/tasks';
+import { fieldValuesOfChecklist } from '../../rows/field-values';
+import { fieldFileNamesOfChecklist } from '../../rows/files';
 
 export interface ChecklistState {
   /** Task keys (lower case) hidden by a condition. */
@@ -20,19 +22,11 @@ export const EMPTY_STATE: ChecklistState = { hiddenTasks: new Set(), hiddenField
 
 /** Current answers of a checklist's tasks, by field key (lower case). */
 export function checklistAnswers(ctx: Pick<Ctx, 'db'>, checklistId: number): Map<string, unknown> {
-  const rows = ctx.db
-    .prepare<[number], { field_key: string; value: string | null }>(
-      'SELECT v.field_key, v.value FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ?',
-    )
-    .all(checklistId);
+  const rows = fieldValuesOfChecklist(ctx.db, checklistId);
   const out = new Map<string, unknown>();
   for (const r of rows) out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
   // File Upload answers live in `files`: a field with files reads as the list of their names.
-  const files = ctx.db
-    .prepare<[number], { field_key: string; name: string }>(
-      'SELECT f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL ORDER BY f.id',
-    )
-    .all(checklistId);
+  const files = fieldFileNamesOfChecklist(ctx.db, checklistId);
   for (const f of files) {
     const k = f.field_key.toLowerCase();
     const list = (out.get(k) as string[] | undefined) ?? [];
@@ -128,7 +122,7 @@ export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc
 }
 
 function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
-  const rows = tasks ?? ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
+  const rows = tasks ?? tasksOfChecklist(ctx.db, checklistId);
   const answers = checklistAnswers(ctx, checklistId);
 
   // refs and ids → kind and key

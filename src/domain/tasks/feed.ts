@@ -1,5 +1,6 @@
 // GET .../activity (spec v3 4.3, get_task_activity): who did what and when on one task,
 // newest first, paged like every v3 list (4.1 rule 11).
+import { activityOfTask } from '../../rows/activity';
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { paginate } from '../paging';
@@ -7,18 +8,9 @@ import { userRef } from '../users';
 import { assertTaskReadable } from './guard';
 import type { TaskTarget } from './target';
 
-interface ActivityRow {
-  id: number;
-  member_id: number | null;
-  action: string;
-  text: string;
-  data: string | null;
-  created_at: number;
-}
-
 export function taskActivity(ctx: Ctx, t: TaskTarget, input: { after?: string; pageSize?: number }) {
   assertTaskReadable(ctx, t);
-  const rows = ctx.db.prepare<[number], ActivityRow>('SELECT * FROM activity WHERE task_id = ? ORDER BY created_at DESC, id DESC').all(t.task.id);
+  const rows = activityOfTask(ctx.db, t.task.id);
   const pageSize = input.pageSize ?? 50;
   return paginate(rows, pageSize, input.after, ['task-activity', t.task.id, pageSize], (r) => ({
     id: r.id,

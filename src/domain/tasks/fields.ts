@@ -7,7 +7,9 @@ import { conflict, notFound, validationError } from '../../errors';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAnswer } from '../access/checklists';
 import type { DocField } from '../../rows/template-document';
-import { decodeFile, fieldFiles, fileView, storeFile, type FileInput, type FileRow } from './files';
+import { decodeFile, fieldFiles, fileView, storeFile, type FileInput } from './files';
+import { deleteFile, fileInfoById, fileOfField } from '../../rows/files';
+import { deleteFieldValue, replaceFieldValue } from '../../rows/field-values';
 import { validateAnswer, validateRow, tableColumns } from './field-values';
 import { assertTaskReadable } from './guard';
 import { onDateFieldChanged } from './due';
@@ -52,13 +54,8 @@ function afterWrite(ctx: Ctx, t: TaskTarget): void {
 function writeAnswer(ctx: Ctx, t: TaskTarget, f: DocField, value: unknown): boolean {
   const before = storedAnswers(ctx, t.task.id).get(f.id!.toLowerCase());
   if (JSON.stringify(before ?? null) === JSON.stringify(value)) return false;
-  if (value === null) ctx.db.prepare('DELETE FROM field_values WHERE task_id = ? AND field_key = ? COLLATE NOCASE').run(t.task.id, f.id);
-  else {
-    ctx.db.prepare('DELETE FROM field_values WHERE task_id = ? AND field_key = ? COLLATE NOCASE').run(t.task.id, f.id);
-    ctx.db
-      .prepare('INSERT INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)')
-      .run(t.task.id, f.id, JSON.stringify(value), ctx.now(), ctx.actor.member.id);
-  }
+  if (value === null) deleteFieldValue(ctx.db, t.task.id, f.id!);
+  else replaceFieldValue(ctx.db, t.task.id, f.id!, JSON.stringify(value), ctx.now(), ctx.actor.member.id);
   recordActivity(ctx, {
     ...where(t),
     action: value === null ? 'field.cleared' : 'field.answered',
@@ -123,9 +120,7 @@ export function addFile(ctx: Ctx, t: TaskTarget, fieldKey: string, file: FileInp
   recordActivity(ctx, { ...where(t), action: 'file.uploaded', text: `${actorName(ctx)} uploaded ${decoded.name} to ${fieldName(t.docTask, f)}.`, data: { fieldKey: f.id, fileId: id } });
   ctx.hooks.event?.(ctx, 'file_uploaded', { taskId: t.task.id, fieldKey: f.id, fileId: id });
   afterWrite(ctx, t);
-  const row = ctx.db
-    .prepare<[number], Omit<FileRow, 'data'> & { size: number }>('SELECT id, workspace_id, task_id, field_key, name, content_type, token, created_at, created_by, length(data) AS size FROM files WHERE id = ?')
-    .get(id)!;
+  const row = fileInfoById(ctx.db, id)!;
   return fileView(ctx, row);
 }
 
@@ -133,12 +128,10 @@ export function addFile(ctx: Ctx, t: TaskTarget, fieldKey: string, file: FileInp
 export function removeFile(ctx: Ctx, t: TaskTarget, fieldKey: string, fileId: number): void {
   assertTaskReadable(ctx, t);
   const f = fileField(t, fieldKey);
-  const row = ctx.db
-    .prepare<[number, number, string], { id: number; name: string }>('SELECT id, name FROM files WHERE id = ? AND task_id = ? AND field_key = ? COLLATE NOCASE')
-    .get(fileId, t.task.id, f.id!);
+  const row = fileOfField(ctx.db, fileId, t.task.id, f.id!);
   if (!row) throw notFound('FILE_NOT_FOUND', `No file with id ${fileId} is in this field.`);
   assertWritable(ctx, t);
-  ctx.db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+  deleteFile(ctx.db, row.id);
   recordActivity(ctx, { ...where(t), action: 'file.removed', text: `${actorName(ctx)} removed ${row.name} from ${fieldName(t.docTask, f)}.`, data: { fieldKey: f.id, fileId } });
   afterWrite(ctx, t);
 }

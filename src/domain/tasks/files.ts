@@ -1,5 +1,6 @@
 // Stored files: File Upload answers and comment attachments (spec v3 4.1 rule 1: bytes as base64
 // in JSON, never multipart). Each file has a secret token; its url needs no API key (2.4).
+import { fileInfosOfField, insertFile, type FileInfo, type FileRow } from '../../rows/files';
 import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { validationError } from '../../errors';
@@ -10,18 +11,7 @@ import { userRef } from '../users';
 /** Largest file accepted, decoded (docs/tasks.md). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
-export interface FileRow {
-  id: number;
-  workspace_id: number;
-  task_id: number | null;
-  field_key: string | null;
-  name: string;
-  content_type: string;
-  data: Buffer;
-  token: string;
-  created_at: number;
-  created_by: number | null;
-}
+export type { FileRow };
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}$|^[A-Za-z0-9_\-\r\n]*$/;
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
@@ -50,14 +40,20 @@ export function decodeFile(f: FileInput, prefix: string): { name: string; conten
 }
 
 export function storeFile(ctx: Ctx, taskId: number, fieldKey: string | null, f: { name: string; contentType: string; bytes: Buffer }): number {
-  return Number(
-    ctx.db
-      .prepare('INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(ctx.workspace.id, taskId, fieldKey, f.name, f.contentType, f.bytes, newToken(24), ctx.now(), ctx.actor.member.id).lastInsertRowid,
-  );
+  return insertFile(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    task_id: taskId,
+    field_key: fieldKey,
+    name: f.name,
+    content_type: f.contentType,
+    data: f.bytes,
+    token: newToken(24),
+    created_at: ctx.now(),
+    created_by: ctx.actor.member.id,
+  });
 }
 
-export function fileView(ctx: Ctx, f: Omit<FileRow, 'data'> & { size: number }) {
+export function fileView(ctx: Ctx, f: FileInfo) {
   return {
     id: f.id,
     name: f.name,
@@ -70,10 +66,5 @@ export function fileView(ctx: Ctx, f: Omit<FileRow, 'data'> & { size: number }) 
 }
 
 export function fieldFiles(ctx: Ctx, taskId: number, fieldKey: string) {
-  return ctx.db
-    .prepare<[number, string], Omit<FileRow, 'data'> & { size: number }>(
-      'SELECT id, workspace_id, task_id, field_key, name, content_type, token, created_at, created_by, length(data) AS size FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE ORDER BY id',
-    )
-    .all(taskId, fieldKey)
-    .map((f) => fileView(ctx, f));
+  return fileInfosOfField(ctx.db, taskId, fieldKey).map((f) => fileView(ctx, f));
 }

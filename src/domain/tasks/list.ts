@@ -1,5 +1,6 @@
 // GET /v3/checklists/{checklistKey}/tasks (spec v3 4.3 "List checklist tasks"): every task in
 // checklist order, unpaged; a status filter leaves headings out.
+import { tasksOfChecklist } from '../../rows/tasks';
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { assertCanRead } from '../access/checklists';
@@ -29,7 +30,7 @@ export function parseStatusFilter(raw: string | undefined): Set<string> | null {
 export function listChecklistTasks(ctx: Ctx, checklistKey: string, status: Set<string> | null) {
   const c = findChecklist(ctx, checklistKey);
   assertCanRead(ctx, c);
-  const rows = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
+  const rows = tasksOfChecklist(ctx.db, c.id);
   const state = evaluateChecklist(ctx, c.id, checklistDocument(ctx, c), rows);
   const picked = status ? rows.filter((r) => !r.is_heading && status.has(r.status ?? 'Incomplete')) : rows;
   return { tasks: picked.map((r) => taskSummary(ctx, r, state)) };

@@ -12,7 +12,9 @@ import { isAnswered } from './field-values';
 import { stateOf, storedAnswers, taskView } from './views';
 import { onTaskCompletionChanged } from './due';
 import { syncStopVisibility } from './stop-visibility';
-import type { TaskRow } from './rows';
+import { clearTaskNotApplicable, setTaskComplete, setTaskNotApplicable, setTaskUncompleted, tasksOfChecklist } from '../../rows/tasks';
+import { countFieldFiles } from '../../rows/files';
+import { reopenChecklist, setChecklistComplete } from '../../rows/checklists';
 
 const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id });
 
@@ -26,17 +28,18 @@ export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
   if (!c) return;
   const doc = checklistDocument(ctx, c);
   if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
-  const tasks = ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
-  const state = evaluateChecklist(ctx, checklistId, doc, tasks);
+  const tasks = tasksOfChecklist(ctx.db, checklistId);
+  // Remembered (evaluate.ts): the answer's view after this refresh reuses it.
+  const state = evaluateChecklist(ctx, checklistId, doc);
   // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).
   syncStopVisibility(ctx, checklistId, doc, state);
   const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');
   if (!outstanding && c.status !== 'Complete') {
-    ctx.db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(ctx.now(), checklistId);
+    setChecklistComplete(ctx.db, checklistId, ctx.now());
     recordActivity(ctx, { checklistId, action: 'checklist.completed', text: `The checklist was completed when ${actorName(ctx)} finished its last outstanding task.` });
     ctx.hooks.event?.(ctx, 'checklist_completed', { checklistId });
   } else if (outstanding && c.status === 'Complete') {
-    ctx.db.prepare("UPDATE checklists SET status = 'InProgress', completed_at = NULL WHERE id = ?").run(checklistId);
+    reopenChecklist(ctx.db, checklistId);
     recordActivity(ctx, { checklistId, action: 'checklist.reopened', text: `The checklist was reopened: ${actorName(ctx)} left a task outstanding.` });
   }
 }
@@ -49,7 +52,7 @@ export function unansweredRequired(ctx: Ctx, t: TaskTarget, state: ChecklistStat
     if (!f.id || f.isRequired !== true || state.hiddenFields.has(f.id.toLowerCase())) continue;
     const answered =
       f.type === 'FileUpload'
-        ? ctx.db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(t.task.id, f.id)!.n > 0
+        ? countFieldFiles(ctx.db, t.task.id, f.id) > 0
         : isAnswered(answers.get(f.id.toLowerCase()));
     if (!answered) missing.push(f.label ? `${f.label} (${f.id})` : f.id);
   }
@@ -65,7 +68,7 @@ const refresh = (ctx: Ctx, t: TaskTarget) => {
  * assignment (403), already complete (200, nothing written), not applicable (409), then the three
  * completion checks (409): halted, hidden by a condition, required fields unanswered.
  */
-export function completeTask(ctx: Ctx, t: TaskTarget) {
+export function completeTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status and cannot be completed.', true);
   if (t.task.status === 'Complete') return taskView(ctx, t);
   if (t.task.status === 'NotApplicable') {
@@ -84,7 +87,7 @@ export function completeTask(ctx: Ctx, t: TaskTarget) {
     throw conflict(`The task cannot be completed yet: required fields are unanswered: ${missing.join(', ')}. Answer them through .../fields first.`);
   }
   const now = ctx.now();
-  ctx.db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(now, ctx.actor.member.id, t.task.id);
+  setTaskComplete(ctx.db, t.task.id, now, opts.onBehalfOf ?? ctx.actor.member.id);
   recordActivity(ctx, { ...where(t), action: 'task.completed', text: `${actorName(ctx)} completed the task.` });
   ctx.hooks.event?.(ctx, 'task_completed', { taskId: t.task.id });
   onTaskCompletionChanged(ctx, t, now);
@@ -98,13 +101,18 @@ export function completeTask(ctx: Ctx, t: TaskTarget) {
  */
 export interface StepOptions {
   settle?: boolean;
+  /**
+   * The member the task records as having completed it or marked it not applicable, when not
+   * the key's own (legacy 4.2 `modifiedByUserID`); rights are still the key's.
+   */
+  onBehalfOf?: number;
 }
 
 /** DELETE .../complete: the task becomes Incomplete; harmless when it is not complete. */
 export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'Complete') return taskView(ctx, t);
-  ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(t.task.id);
+  setTaskUncompleted(ctx.db, t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.uncompleted', text: `${actorName(ctx)} marked the task as not complete.` });
   onTaskCompletionChanged(ctx, t, null);
   if (opts.settle !== false) refresh(ctx, t);
@@ -112,16 +120,14 @@ export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) 
 }
 
 /** POST .../not-applicable: stamps a completion time, fires no task_completed (3). */
-export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
+export function markNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status === 'NotApplicable') return taskView(ctx, t);
   if (t.task.status === 'Complete') {
     throw conflict('The task is complete. Uncomplete it (DELETE .../complete) before marking it not applicable.');
   }
   const now = ctx.now();
-  ctx.db
-    .prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?")
-    .run(now, ctx.actor.member.id, now, t.task.id);
+  setTaskNotApplicable(ctx.db, t.task.id, now, opts.onBehalfOf ?? ctx.actor.member.id);
   recordActivity(ctx, { ...where(t), action: 'task.notApplicable', text: `${actorName(ctx)} marked the task not applicable.` });
   refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
@@ -131,7 +137,7 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget) {
 export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
-  ctx.db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(t.task.id);
+  clearTaskNotApplicable(ctx.db, t.task.id);
   recordActivity(ctx, { ...where(t), action: 'task.notApplicableCleared', text: `${actorName(ctx)} cleared not applicable; the task is incomplete again.` });
   if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));

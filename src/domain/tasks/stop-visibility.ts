@@ -7,6 +7,7 @@
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
 import { evaluateChecklist, type ChecklistState } from './evaluate';
+import { clearStopHidden, setStopHidden, stopTasksOf } from '../../rows/tasks';
 
 /** Whether a condition of the version can hide one of its stop tasks (targets name tasks by ref or id). */
 function conditionsReachStops(doc: TemplateDocument): boolean {
@@ -27,17 +28,14 @@ function conditionsReachStops(doc: TemplateDocument): boolean {
  */
 export function syncStopVisibility(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, state?: ChecklistState, versionChanged = false): void {
   if (!conditionsReachStops(doc)) {
-    if (versionChanged) ctx.db.prepare('UPDATE tasks SET stop_hidden = 0 WHERE checklist_id = ? AND stop_hidden = 1').run(checklistId);
+    if (versionChanged) clearStopHidden(ctx.db, checklistId);
     return;
   }
-  const stops = ctx.db
-    .prepare<[number], { id: number; key: string; stop_hidden: number }>('SELECT id, key, stop_hidden FROM tasks WHERE checklist_id = ? AND is_stop = 1 AND is_heading = 0')
-    .all(checklistId);
+  const stops = stopTasksOf(ctx.db, checklistId);
   if (stops.length === 0) return;
   const hidden = (state ?? evaluateChecklist(ctx, checklistId, doc)).hiddenTasks;
-  const set = ctx.db.prepare('UPDATE tasks SET stop_hidden = ? WHERE id = ?');
   for (const s of stops) {
     const h = hidden.has(s.key.toLowerCase()) ? 1 : 0;
-    if (h !== s.stop_hidden) set.run(h, s.id);
+    if (h !== s.stop_hidden) setStopHidden(ctx.db, s.id, h);
   }
 }

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { notFound } from '../../errors';
 import { checklistById, findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { versionDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
-import type { TaskRow } from './rows';
+import { checklistTaskByKey, standaloneTaskByKey, taskById, type TaskRow } from '../../rows/tasks';
 
 /** The task a route acts on, with what its rules need. */
 export interface TaskTarget {
@@ -35,9 +35,7 @@ const taskNotFound = (taskKey: string, where: string) => notFound('TASK_NOT_FOUN
 /** A task of the checklist; a key of another checklist or of an attached standalone task is 404 TASK_NOT_FOUND (4.3). */
 export function findChecklistTask(ctx: Ctx, checklistKey: string, taskKey: string): TaskTarget {
   const checklist = findChecklist(ctx, checklistKey);
-  const task = ctx.db
-    .prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE')
-    .get(checklist.id, taskKey);
+  const task = checklistTaskByKey(ctx.db, checklist.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'on this checklist');
   const doc = checklistDocument(ctx, checklist);
   return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
@@ -45,9 +43,7 @@ export function findChecklistTask(ctx: Ctx, checklistKey: string, taskKey: strin
 
 /** A standalone task of the workspace (attached or not), or 404 TASK_NOT_FOUND. */
 export function findStandaloneTask(ctx: Ctx, taskKey: string): TaskTarget {
-  const task = ctx.db
-    .prepare<[string, number], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND key = ? COLLATE NOCASE AND workspace_id = ?')
-    .get(taskKey, ctx.workspace.id);
+  const task = standaloneTaskByKey(ctx.db, ctx.workspace.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'as a standalone task in this workspace');
   const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
   return { task, checklist, standalone: true, doc: null, docTask: null };
@@ -55,7 +51,7 @@ export function findStandaloneTask(ctx: Ctx, taskKey: string): TaskTarget {
 
 /** Re-reads the task row after a write. */
 export function reload(ctx: Ctx, t: TaskTarget): TaskTarget {
-  return { ...t, task: ctx.db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(t.task.id)! };
+  return { ...t, task: taskById(ctx.db, t.task.id)! };
 }
 
 /** Content types that show something and take no answer (2.6 known names). */

@@ -12,6 +12,10 @@ import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate'
 import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
 import { fieldFiles } from './files';
 import type { TaskRow } from './rows';
+import { commentsOfTask, type CommentRow } from '../../rows/comments';
+import { attachmentById } from '../../rows/files';
+import { fieldValuesOfTask } from '../../rows/field-values';
+import { assigneesOfTask } from '../../rows/task-assignees';
 import { answerableFields, fieldName, type TaskTarget } from './target';
 
 /** The evaluated state of the target's checklist (empty for standalone tasks). */
@@ -22,7 +26,7 @@ export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
 /** User reference of a member who has not left (2.4: completedBy absent if the member left). */
 function presentUser(ctx: Ctx, id: number | null) {
   if (id === null) return undefined;
-  const m = ctx.db.prepare<[number], { is_removed: number }>('SELECT is_removed FROM members WHERE id = ?').get(id);
+  const m = memberById(ctx.db, id);
   return m && !m.is_removed ? userRef(ctx.db, id) : undefined;
 }
 
@@ -53,10 +57,7 @@ export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
 
 /** Assignees: groups first, then by name (2.4). */
 export function assigneesOf(ctx: Ctx, taskId: number) {
-  const rows = ctx.db
-    .prepare<[number], { assignee_type: 'TeamMember' | 'Group'; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?')
-    .all(taskId);
-  const out = rows.map((r) => {
+  const out = assigneesOfTask(ctx.db, taskId).map((r) => {
     if (r.assignee_type === 'Group') {
       const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
       return { id: r.assignee_id, type: 'Group' as const, name: g?.name };
@@ -69,19 +70,10 @@ export function assigneesOf(ctx: Ctx, taskId: number) {
   );
 }
 
-export interface CommentRow {
-  id: number;
-  task_id: number;
-  author_id: number | null;
-  html: string | null;
-  text: string;
-  mentions: string;
-  file_id: number | null;
-  created_at: number;
-}
+export type { CommentRow };
 
 export function commentView(ctx: Ctx, c: CommentRow) {
-  const file = c.file_id === null ? undefined : ctx.db.prepare<[number], { name: string; content_type: string; token: string }>('SELECT name, content_type, token FROM files WHERE id = ?').get(c.file_id);
+  const file = c.file_id === null ? undefined : attachmentById(ctx.db, c.file_id);
   return {
     id: c.id,
     text: c.text,
@@ -95,7 +87,7 @@ export function commentView(ctx: Ctx, c: CommentRow) {
 
 /** Comments, oldest first (2.4). */
 export function commentsOf(ctx: Ctx, taskId: number) {
-  return ctx.db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, id').all(taskId).map((c) => commentView(ctx, c));
+  return commentsOfTask(ctx.db, taskId).map((c) => commentView(ctx, c));
 }
 
 /** One field object (2.4): key, name, type, isRequired, value; Table adds columns. */
@@ -112,7 +104,7 @@ export function fieldView(ctx: Ctx, t: TaskTarget, f: DocField, stored: unknown)
 /** Stored answers of one task by field key (lower case). */
 export function storedAnswers(ctx: Ctx, taskId: number): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const r of ctx.db.prepare<[number], { field_key: string; value: string | null }>('SELECT field_key, value FROM field_values WHERE task_id = ?').all(taskId)) {
+  for (const r of fieldValuesOfTask(ctx.db, taskId)) {
     out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
   }
   return out;

@@ -22,6 +22,9 @@ import { bad, boolParam, boolProp, bodyObject, guidProp, intParam, intProp, prop
 import { canReadTask, checklistOfId, targetOf, taskOfId } from '../lookup';
 import { contentById, fieldKeyOfTaskContent } from '../content-ids';
 import { legacyComment, legacyContent, legacyTask } from '../shapes';
+import { commentById } from '../../rows/comments';
+import { groupIdsOfMemberIn } from '../../rows/checklist-access';
+import { tasksAssignedTo } from '../../rows/task-assignees';
 
 /** Control types of legacy spec 2 (task control writes and the template control filter). */
 export const LEGACY_CONTROL_TYPES = ['ShortText', 'LongText', 'EmailInput', 'Website', 'Date', 'DropDown', 'MultiChoice', 'SubTasks', 'Members', 'Table', 'Text', 'Image', 'Video', 'File', 'FileUpload'];
@@ -52,17 +55,12 @@ export function assignmentsLegacy(ctx: Ctx, q: URLSearchParams) {
   const completed = boolParam(q, 'includeCompletedTasks', false);
   const who: [string, number][] = [[assigneeType === 1 ? 'TeamMember' : 'Group', assigneeId]];
   if (assigneeType === 1 && viaGroups) {
-    for (const g of ctx.db.prepare<[number, number], { group_id: number }>('SELECT gm.group_id FROM group_members gm JOIN groups g ON g.id = gm.group_id WHERE gm.member_id = ? AND g.workspace_id = ?').all(assigneeId, ctx.workspace.id)) {
-      who.push(['Group', g.group_id]);
-    }
+    for (const g of groupIdsOfMemberIn(ctx.db, ctx.workspace.id, assigneeId)) who.push(['Group', g]);
   }
   const ids = new Set<number>();
   const rows: TaskRow[] = [];
-  const stmt = ctx.db.prepare<[string, number, number], TaskRow>(
-    'SELECT t.* FROM task_assignees a JOIN tasks t ON t.id = a.task_id WHERE a.assignee_type = ? AND a.assignee_id = ? AND t.workspace_id = ? AND t.is_heading = 0',
-  );
   for (const [type, id] of who) {
-    for (const r of stmt.all(type, id, ctx.workspace.id)) {
+    for (const r of tasksAssignedTo(ctx.db, type, id, ctx.workspace.id)) {
       if (ids.has(r.id)) continue;
       if (!completed && r.status !== null && r.status !== 'Incomplete') continue;
       ids.add(r.id);
@@ -96,24 +94,21 @@ export function statusLegacy(ctx: Ctx, body: unknown) {
   const by = intProp(b, 'modifiedByUserID');
   let t = taskOfId(ctx, taskId);
   const userId = userOf(ctx, by, 'modifiedByUserID');
-  const before = t.task.status ?? 'Incomplete';
   // Complete ⇄ NotApplicable passes through Incomplete inside this one request: the checklist's
   // status is settled once, at the end, so a checklist that stays complete is neither reopened
   // nor completed a second time (v3 6.3: checklist_completed fires when it "becomes complete").
+  // Who changed it is the member the request names (0: anonymous); rights are checked as the key.
   const unsettled = { settle: false };
+  const actedBy = { onBehalfOf: userId };
   if (status === 'Complete') {
     if (t.task.status === 'NotApplicable') t = reloaded(ctx, (c, x) => clearNotApplicable(c, x, unsettled), t);
-    completeTask(ctx, t);
+    completeTask(ctx, t, actedBy);
   } else if (status === 'NotApplicable') {
     if (t.task.status === 'Complete') t = reloaded(ctx, (c, x) => uncompleteTask(c, x, unsettled), t);
-    markNotApplicable(ctx, t);
+    markNotApplicable(ctx, t, actedBy);
   } else if (t.task.status === 'Complete') uncompleteTask(ctx, t);
   else if (t.task.status === 'NotApplicable') clearNotApplicable(ctx, t);
   else if (t.task.is_heading) completeTask(ctx, t); // a heading has no status: the v3 refusal (400)
-  t = reload(ctx, t);
-  // Who changed it, as the request names them (0: anonymous); rights were checked as the key.
-  if (status !== before && status === 'Complete') ctx.db.prepare('UPDATE tasks SET completed_by = ? WHERE id = ?').run(userId, t.task.id);
-  if (status !== before && status === 'NotApplicable') ctx.db.prepare('UPDATE tasks SET not_applicable_by = ? WHERE id = ?').run(userId, t.task.id);
   // The full task after the change (legacy 3), its checklist's status included: read afresh.
   return legacyTask(ctx, taskOfId(ctx, taskId));
 }
@@ -198,9 +193,8 @@ export function commentLegacy(ctx: Ctx, body: unknown) {
   const prepared = prepareComment(ctx, { html });
   const t = taskOfId(ctx, taskId);
   const author = userOf(ctx, by, 'createdByUserID');
-  const c = addComment(ctx, t, prepared);
-  ctx.db.prepare('UPDATE comments SET author_id = ? WHERE id = ?').run(author, c.id);
-  const row = ctx.db.prepare<[number], { id: number; author_id: number | null; html: string | null; text: string; created_at: number }>('SELECT * FROM comments WHERE id = ?').get(c.id)!;
+  const c = addComment(ctx, t, prepared, { onBehalfOf: author });
+  const row = commentById(ctx.db, c.id)!;
   return { ...legacyComment(ctx, row), taskId: t.task.id };
 }
 

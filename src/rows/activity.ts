@@ -1,0 +1,49 @@
+// The activity feed as stored (schema.sql `activity`). No remembered value reads it, so its
+// writes are quiet (store/versioned.ts): recording who did what does not make the checklist's
+// evaluated state, computed by the same write, stale.
+import type { Db } from '../store/open';
+import { quietChanges } from '../store/change-signal';
+
+export interface ActivityInsert {
+  workspace_id: number;
+  checklist_id: number | null;
+  task_id: number | null;
+  member_id: number;
+  action: string;
+  text: string;
+  /** JSON, or null. */
+  data: string | null;
+  created_at: number;
+}
+
+export function insertActivity(db: Db, a: ActivityInsert): void {
+  const r = db
+    .prepare('INSERT INTO activity (workspace_id, checklist_id, task_id, member_id, action, text, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(a.workspace_id, a.checklist_id, a.task_id, a.member_id, a.action, a.text, a.data, a.created_at);
+  quietChanges(db, r.changes);
+}
+
+export interface ActivityRow {
+  id: number;
+  member_id: number | null;
+  action: string;
+  text: string;
+  data: string | null;
+  created_at: number;
+}
+
+/** A task's feed, newest first. */
+export function activityOfTask(db: Db, taskId: number): ActivityRow[] {
+  return db.prepare<[number], ActivityRow>('SELECT id, member_id, action, text, data, created_at FROM activity WHERE task_id = ? ORDER BY created_at DESC, id DESC').all(taskId);
+}
+
+/** A checklist's feed, newest first, with the key of the task each entry is about. */
+export function activityOfChecklist(db: Db, checklistId: number): (ActivityRow & { task_key: string | null })[] {
+  return db
+    .prepare<[number], ActivityRow & { task_key: string | null }>(
+      `SELECT a.id, t.key AS task_key, a.member_id, a.action, a.text, a.data, a.created_at
+         FROM activity a LEFT JOIN tasks t ON t.id = a.task_id
+        WHERE a.checklist_id = ? ORDER BY a.created_at DESC, a.id DESC`,
+    )
+    .all(checklistId);
+}

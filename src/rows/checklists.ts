@@ -1,0 +1,90 @@
+// Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
+import type { Db } from '../store/open';
+
+export interface ChecklistRow {
+  id: number;
+  key: string;
+  workspace_id: number;
+  template_id: number;
+  template_version: number;
+  name: string;
+  status: 'Scheduled' | 'InProgress' | 'Complete';
+  created_by: number | null;
+  created_at: number;
+  scheduled_at: number | null;
+  started_at: number | null;
+  completed_at: number | null;
+  due_at: number | null;
+  is_archived: number;
+  share_token: string | null;
+  schedule_id: number | null;
+  rebuilding: number;
+  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
+  parameters?: string | null;
+}
+
+export function checklistById(db: Db, id: number): ChecklistRow | undefined {
+  return db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
+}
+
+/** A checklist of the workspace by its key (a GUID, compared without case). */
+export function checklistByKey(db: Db, workspaceId: number, key: string): ChecklistRow | undefined {
+  return db.prepare<[string, number], ChecklistRow>('SELECT * FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);
+}
+
+/** The template and version a checklist runs, as its reference shows them (spec v3 2.4). */
+export function templateVersionOfChecklist(
+  db: Db,
+  templateId: number,
+  version: number,
+): { key: string; name: string; description: string | null; created_at: number | null } | undefined {
+  return db
+    .prepare<[number, number], { key: string; name: string; description: string | null; created_at: number | null }>(
+      `SELECT t.key, v.name, v.description, v.created_at
+         FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = ?
+        WHERE t.id = ?`,
+    )
+    .get(version, templateId);
+}
+
+/** The last outstanding task was finished. */
+export function setChecklistComplete(db: Db, id: number, at: number): void {
+  db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(at, id);
+}
+
+/** A task was left outstanding on a complete checklist. */
+export function reopenChecklist(db: Db, id: number): void {
+  db.prepare("UPDATE checklists SET status = 'InProgress', completed_at = NULL WHERE id = ?").run(id);
+}
+
+export function setChecklistName(db: Db, id: number, name: string): void {
+  db.prepare('UPDATE checklists SET name = ? WHERE id = ?').run(name, id);
+}
+
+export function setChecklistDue(db: Db, id: number, dueAt: number | null): void {
+  db.prepare('UPDATE checklists SET due_at = ? WHERE id = ?').run(dueAt, id);
+}
+
+export function setChecklistArchived(db: Db, id: number, archived: boolean): void {
+  db.prepare('UPDATE checklists SET is_archived = ? WHERE id = ?').run(archived ? 1 : 0, id);
+}
+
+/** The share link's secret, or null when not shared. */
+export function setShareToken(db: Db, id: number, token: string | null): void {
+  db.prepare('UPDATE checklists SET share_token = ? WHERE id = ?').run(token, id);
+}
+
+/** Deletes the checklist; its tasks go with it (ON DELETE CASCADE), attached standalone tasks are detached. */
+export function deleteChecklist(db: Db, id: number): void {
+  db.prepare('DELETE FROM checklists WHERE id = ?').run(id);
+}
+
+/** Counts of a checklist's own tasks, headings not counted. */
+export function taskStatusCounts(db: Db, checklistId: number): { total: number; complete: number | null; na: number | null } {
+  return db
+    .prepare<[number], { total: number; complete: number | null; na: number | null }>(
+      `SELECT COUNT(*) AS total, SUM(status = 'Complete') AS complete, SUM(status = 'NotApplicable') AS na
+         FROM tasks WHERE checklist_id = ? AND is_heading = 0`,
+    )
+    .get(checklistId)!;
+}

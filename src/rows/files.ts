@@ -1,0 +1,64 @@
+// Stored files (schema.sql `files`): File Upload answers (field_key set) and comment attachments.
+import type { Db } from '../store/open';
+
+/** File Upload answers of a checklist's own tasks, by field key, in upload order. */
+export function fieldFileNamesOfChecklist(db: Db, checklistId: number): { field_key: string; name: string }[] {
+  return db
+    .prepare<[number], { field_key: string; name: string }>(
+      'SELECT f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL ORDER BY f.id',
+    )
+    .all(checklistId);
+}
+
+export function countFieldFiles(db: Db, taskId: number, fieldKey: string): number {
+  return db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(taskId, fieldKey)!.n;
+}
+
+/** What a comment's attachment shows. */
+export function attachmentById(db: Db, id: number): { name: string; content_type: string; token: string } | undefined {
+  return db.prepare<[number], { name: string; content_type: string; token: string }>('SELECT name, content_type, token FROM files WHERE id = ?').get(id);
+}
+
+export function deleteFile(db: Db, id: number): void {
+  db.prepare('DELETE FROM files WHERE id = ?').run(id);
+}
+
+export interface FileRow {
+  id: number;
+  workspace_id: number;
+  task_id: number | null;
+  field_key: string | null;
+  name: string;
+  content_type: string;
+  data: Buffer;
+  token: string;
+  created_at: number;
+  created_by: number | null;
+}
+
+/** A file's facts without its bytes, with their size. */
+export type FileInfo = Omit<FileRow, 'data'> & { size: number };
+
+const INFO = 'SELECT id, workspace_id, task_id, field_key, name, content_type, token, created_at, created_by, length(data) AS size FROM files';
+
+export function fileInfoById(db: Db, id: number): FileInfo | undefined {
+  return db.prepare<[number], FileInfo>(`${INFO} WHERE id = ?`).get(id);
+}
+
+/** A File Upload field's files, in upload order. */
+export function fileInfosOfField(db: Db, taskId: number, fieldKey: string): FileInfo[] {
+  return db.prepare<[number, string], FileInfo>(`${INFO} WHERE task_id = ? AND field_key = ? COLLATE NOCASE ORDER BY id`).all(taskId, fieldKey);
+}
+
+/** A file of the field, or undefined. */
+export function fileOfField(db: Db, id: number, taskId: number, fieldKey: string): { id: number; name: string } | undefined {
+  return db.prepare<[number, number, string], { id: number; name: string }>('SELECT id, name FROM files WHERE id = ? AND task_id = ? AND field_key = ? COLLATE NOCASE').get(id, taskId, fieldKey);
+}
+
+export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
+  return Number(
+    db
+      .prepare('INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(f.workspace_id, f.task_id, f.field_key, f.name, f.content_type, f.data, f.token, f.created_at, f.created_by).lastInsertRowid,
+  );
+}

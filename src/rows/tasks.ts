@@ -1,0 +1,159 @@
+// Task rows as stored (schema.sql `tasks`): checklist tasks and standalone tasks alike, with
+// their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
+import type { Db } from '../store/open';
+
+export interface TaskRow {
+  id: number;
+  key: string;
+  workspace_id: number;
+  checklist_id: number | null;
+  attached_checklist_id: number | null;
+  position: number;
+  name: string;
+  description: string | null;
+  is_heading: number;
+  is_stop: number;
+  status: 'Incomplete' | 'Complete' | 'NotApplicable' | null;
+  completed_at: number | null;
+  completed_by: number | null;
+  not_applicable_at: number | null;
+  not_applicable_by: number | null;
+  due_at: number | null;
+  due_is_manual: number;
+  is_assigned_exclusively: number;
+  raised_by: number | null;
+  created_at: number;
+}
+
+export function taskById(db: Db, id: number): TaskRow | undefined {
+  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+}
+
+/** A checklist's task by its key. */
+export function checklistTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
+  return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+}
+
+/** A standalone task of the workspace by its key (attached or not). */
+export function standaloneTaskByKey(db: Db, workspaceId: number, key: string): TaskRow | undefined {
+  return db.prepare<[string, number], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);
+}
+
+/** A checklist's own tasks in checklist order. */
+export function tasksOfChecklist(db: Db, checklistId: number): TaskRow[] {
+  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
+}
+
+/** Standalone tasks attached to a checklist, oldest first. */
+export function tasksAttachedTo(db: Db, checklistId: number): TaskRow[] {
+  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL ORDER BY created_at, id').all(checklistId);
+}
+
+export function countTasksAttachedTo(db: Db, checklistId: number): number {
+  return db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL').get(checklistId)!.n;
+}
+
+// ── status (spec v3 3) ─────────────────────────────────────────────────────────
+
+export function setTaskComplete(db: Db, id: number, at: number, by: number): void {
+  db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(at, by, id);
+}
+
+/** Complete → Incomplete. */
+export function setTaskUncompleted(db: Db, id: number): void {
+  db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(id);
+}
+
+/** Not applicable stamps a completion time too, and names nobody as completer (spec v3 3). */
+export function setTaskNotApplicable(db: Db, id: number, at: number, by: number): void {
+  db.prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?").run(at, by, at, id);
+}
+
+/** NotApplicable → Incomplete. */
+export function clearTaskNotApplicable(db: Db, id: number): void {
+  db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(id);
+}
+
+// ── due dates ──────────────────────────────────────────────────────────────────
+
+/** A due date set or cleared by hand: rules no longer move it. */
+export function setManualDue(db: Db, id: number, dueAt: number | null): void {
+  db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 1 WHERE id = ?').run(dueAt, id);
+}
+
+/** A rule's due date for a task of the checklist, unless set by hand (headings have none). */
+export function setRuleDueOfTask(db: Db, checklistId: number, key: string, dueAt: number | null): void {
+  db.prepare('UPDATE tasks SET due_at = ? WHERE checklist_id = ? AND key = ? COLLATE NOCASE AND due_is_manual = 0 AND is_heading = 0').run(dueAt, checklistId, key);
+}
+
+// ── stop visibility (schema.sql version 7) ────────────────────────────────────
+
+export function stopTasksOf(db: Db, checklistId: number): { id: number; key: string; stop_hidden: number }[] {
+  return db
+    .prepare<[number], { id: number; key: string; stop_hidden: number }>('SELECT id, key, stop_hidden FROM tasks WHERE checklist_id = ? AND is_stop = 1 AND is_heading = 0')
+    .all(checklistId);
+}
+
+export function setStopHidden(db: Db, id: number, hidden: 0 | 1): void {
+  db.prepare('UPDATE tasks SET stop_hidden = ? WHERE id = ?').run(hidden, id);
+}
+
+/** Clears what an earlier version's conditions hid. */
+export function clearStopHidden(db: Db, checklistId: number): void {
+  db.prepare('UPDATE tasks SET stop_hidden = 0 WHERE checklist_id = ? AND stop_hidden = 1').run(checklistId);
+}
+
+// ── other single-column writes ─────────────────────────────────────────────────
+
+export function setTaskExclusive(db: Db, id: number, exclusive: boolean): void {
+  db.prepare('UPDATE tasks SET is_assigned_exclusively = ? WHERE id = ?').run(exclusive ? 1 : 0, id);
+}
+
+
+// ── standalone tasks (docs/tasks.md) ───────────────────────────────────────────
+
+export interface StandaloneInsert {
+  key: string;
+  workspace_id: number;
+  attached_checklist_id: number | null;
+  name: string;
+  description: string | null;
+  due_at: number | null;
+  due_is_manual: number;
+  is_assigned_exclusively: number;
+  raised_by: number;
+  created_at: number;
+}
+
+/** A new standalone task, Incomplete; answers its row id. */
+export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO tasks (key, workspace_id, checklist_id, attached_checklist_id, position, name, description, status, due_at, due_is_manual, is_assigned_exclusively, raised_by, created_at)
+         VALUES (?, ?, NULL, ?, 0, ?, ?, 'Incomplete', ?, ?, ?, ?, ?)`,
+      )
+      .run(t.key, t.workspace_id, t.attached_checklist_id, t.name, t.description, t.due_at, t.due_is_manual, t.is_assigned_exclusively, t.raised_by, t.created_at).lastInsertRowid,
+  );
+}
+
+export function setTaskName(db: Db, id: number, name: string): void {
+  db.prepare('UPDATE tasks SET name = ? WHERE id = ?').run(name, id);
+}
+
+export function setTaskDescription(db: Db, id: number, description: string | null): void {
+  db.prepare('UPDATE tasks SET description = ? WHERE id = ?').run(description, id);
+}
+
+/** A standalone task's due date: by hand when set, rule-free when cleared. */
+export function setStandaloneDue(db: Db, id: number, dueAt: number | null): void {
+  db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = ? WHERE id = ?').run(dueAt, dueAt === null ? 0 : 1, id);
+}
+
+export function setTaskAttachedTo(db: Db, id: number, checklistId: number | null): void {
+  db.prepare('UPDATE tasks SET attached_checklist_id = ? WHERE id = ?').run(checklistId, id);
+}
+
+export function deleteTask(db: Db, id: number): void {
+  db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
+}

@@ -1,0 +1,45 @@
+// What tells the remembered values (store/versioned.ts) that a connection's rows may have
+// changed beyond total_changes(): its rollbacks, counted by the transaction helper
+// (store/open.ts), and its quiet changes, declared by writers of tables nothing remembers.
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
+
+export interface Signal {
+  rollbacks: number;
+  quiet: number;
+  /** The transaction helper of store/open.ts counts this connection's rollbacks. */
+  hooked: boolean;
+}
+
+const signals = new WeakMap<Db, Signal>();
+
+export function signalOf(db: Db): Signal {
+  let s = signals.get(db);
+  if (!s) signals.set(db, (s = { rollbacks: 0, quiet: 0, hooked: false }));
+  return s;
+}
+
+/** Called by the transaction helper: rollbacks of this connection will be reported. */
+export function watchRollbacks(db: Db): void {
+  signalOf(db).hooked = true;
+}
+
+/** A transaction or savepoint of this connection was rolled back (or failed to start or commit). */
+export function noteRollback(db: Db): void {
+  signalOf(db).rollbacks++;
+}
+
+/**
+ * `changes` rows were written to a table that no remembered value reads (today: `activity`).
+ * Only a writer of such a table may call this; a value that starts reading the table makes
+ * its writer loud again.
+ */
+export function quietChanges(db: Db, changes: number): void {
+  signalOf(db).quiet += changes;
+}
+
+/** How many rollbacks this connection has seen (tests and the per-transaction memo). */
+export function rollbackCount(db: Db): number {
+  return signalOf(db).rollbacks;
+}
