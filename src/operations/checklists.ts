@@ -2,10 +2,11 @@
 // (4.6 rule 7 points to the tables of 4.3 and 4.4 only), so they get none; REST only.
 // Shapes the spec does not show are designed in docs/checklists.md.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, SET, defineOperation, mixed, REPLACE } from './define';
+import { CREATE, READ, REMOVE, SET, mixed, REPLACE } from './define';
+import { defineWith } from './define-with';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, tagList, tagName } from './schemas';
+import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -15,13 +16,12 @@ import { addChecklistTags, listChecklistTags, removeChecklistTag } from '../doma
 import { listAttachedTasks } from '../domain/standalone/attached';
 
 const checklistKey = () => guid('a checklist key (GUID)').describe('The checklist key (GUID)');
-const TAG = 'Checklists';
-const NO_TOOL = 'The spec names MCP tools only for the task and template routes of 4.3 and 4.4 (4.6 rule 7); checklists are reached over MCP through get_task, list_checklist_tasks and the Tasks grid tools.';
-const checklistName = () =>
-  z
-    .string({ error: 'must be a string' })
-    .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-    .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
+const checklistOperation = defineWith({
+  tag: 'Checklists',
+  noTool: 'The spec names MCP tools only for the task and template routes of 4.3 and 4.4 (4.6 rule 7); checklists are reached over MCP through get_task, list_checklist_tasks and the Tasks grid tools.',
+  fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
+  budget: 'standard',
+});
 const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
 
 const listFilters = {
@@ -37,30 +37,21 @@ const listFilters = {
 };
 
 export const checklistOperations = [
-  defineOperation({
+  checklistOperation({
     id: 'listChecklists',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklistPage,
-    refusals: ['404 TEMPLATE_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists',
     summary: 'List checklists',
     description: 'The checklists the acting member could see in the app (a workspace key sees all). Archived checklists are left out unless asked for. Send every other argument unchanged with `after`.',
     input: { ...listFilters, status: statusFilter() },
     query: ['templateKey', 'status', 'search', 'tag', 'createdBy', 'includeArchived', 'isArchived', 'sort', 'after', 'pageSize'],
-    budget: 'standard',
+    output: checklistPage,
+    refusals: ['404 TEMPLATE_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => listChecklists(ctx, input),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'searchChecklists',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklistPage,
-    refusals: ['404 TEMPLATE_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/search',
     summary: 'Search checklists by field values',
@@ -76,12 +67,7 @@ export const checklistOperations = [
           z.object(
             {
               fieldKey: guid('a field key (GUID)').optional().describe('The field key (GUID); or fieldName'),
-              fieldName: z
-                .string({ error: 'must be a string' })
-                .min(1, { error: 'must not be empty' })
-                .max(200, { error: 'must be at most 200 characters' })
-                .optional()
-                .describe("The field's label (case-insensitive; every field of that name is tried); or fieldKey"),
+              fieldName: nonEmptyText(200).optional().describe("The field's label (case-insensitive; every field of that name is tried); or fieldKey"),
               operator: z
                 .enum(SEARCH_OPERATORS, { error: `must be one of ${SEARCH_OPERATORS.join(', ')}` })
                 .optional()
@@ -100,17 +86,13 @@ export const checklistOperations = [
         .describe('1 to 20 conditions on field answers, each naming exactly one of fieldKey or fieldName'),
       match: z.enum(['all', 'any'], { error: 'must be all or any' }).optional().describe('all (default): every condition holds; any: at least one'),
     },
-    budget: 'standard',
+    output: checklistPage,
+    refusals: ['404 TEMPLATE_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => searchChecklists(ctx, input),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'createChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklist,
-    refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '409 CONFLICT'],
     method: 'POST',
     path: '/v3/checklists',
     summary: 'Start a checklist from a template',
@@ -118,7 +100,7 @@ export const checklistOperations = [
       'Needs Checklist.Creator and permission to run the template (a workspace key needs neither). `parameters` pre-fill fields, named by the template\'s parameter names, field keys or field names. Refused (409) from an archived template. Send an Idempotency-Key to make a retry safe.',
     input: {
       templateKey: guid('a template key (GUID)').describe('The template to run (GUID)'),
-      name: checklistName().describe('Checklist name, 1 to 255 characters (trimmed)'),
+      name: trimmedName().describe('Checklist name, 1 to 255 characters (trimmed)'),
       version: positiveInt('a template version').optional().describe('The template version to run; default the latest'),
       dueDateTime: instant().optional().describe("The checklist's due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC"),
       parameters: z
@@ -126,205 +108,158 @@ export const checklistOperations = [
         .optional()
         .describe("Field values to pre-fill, named by the template's parameter names, field keys or field names; each validated like answering the field; null leaves it empty"),
     },
-    budget: 'standard',
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '409 CONFLICT'],
     annotations: CREATE,
     status: 201,
     handler: (ctx, input) => createChecklist(ctx, input),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'getChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklist,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey',
     summary: 'Get a checklist',
     description: 'The checklist resource. Refused (403) when the acting member may not open the checklist.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => getChecklist(ctx, input.checklistKey),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'updateChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklist,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'PATCH',
     path: '/v3/checklists/:checklistKey',
     summary: 'Rename a checklist or change its due date',
     description: 'A value sets, null clears (dueDateTime only), an omitted property is unchanged.',
     input: {
       checklistKey: checklistKey(),
-      name: checklistName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     },
-    budget: 'standard',
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REPLACE,
     handler: (ctx, input) => patchChecklist(ctx, input),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'deleteChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey',
     summary: 'Delete a checklist permanently',
     description: 'Administrators, and the member who created the checklist. Attached standalone tasks are kept, detached.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
     status: 204,
     handler: (ctx, input) => deleteChecklist(ctx, input.checklistKey),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'archiveChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklist,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Archive a checklist',
     description: 'Administrators only; a workspace key is refused (it acts through the anonymous member).',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: SET,
     handler: (ctx, input) => setArchived(ctx, input.checklistKey, true),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'unarchiveChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: checklist,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Unarchive a checklist',
     description: 'Administrators only; a workspace key is refused.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: checklist,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
     handler: (ctx, input) => setArchived(ctx, input.checklistKey, false),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'getChecklistShare',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: shareStatus,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Read whether a checklist is shared by link',
     description: 'Answers {isShared, shareUrl} (shareUrl only while shared). Anyone who may open the checklist.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => getShare(ctx, input.checklistKey),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'shareChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: shareStatus,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'PUT',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Share a checklist by link',
     description: 'No body. Turns sharing on (keeping an existing link) and answers {isShared, shareUrl}. Anyone holding the link can view the checklist.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REPLACE,
     handler: (ctx, input) => setShare(ctx, input.checklistKey, true),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'unshareChecklist',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: shareStatus,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Stop sharing a checklist by link',
     description: 'The link stops working; sharing again makes a new one. Answers {isShared: false}.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: shareStatus,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
     handler: (ctx, input) => setShare(ctx, input.checklistKey, false),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'listChecklistTags',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: tagNames,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/tags',
     summary: "List a checklist's tags",
     description: "Answers {tags}: the checklist's own tags, in name order.",
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => listChecklistTags(ctx, input.checklistKey),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'addChecklistTags',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: tagNames,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'POST',
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Tag a checklist',
     description: 'Body {"tags": ["name", ...]}. A tag is created on first use; a name differing only in letter case uses the existing tag. Answers the checklist\'s tags.',
     input: { checklistKey: checklistKey(), tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters') },
-    budget: 'standard',
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: SET,
     handler: (ctx, input) => addChecklistTags(ctx, input.checklistKey, input.tags),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'removeChecklistTag',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: tagNames,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'DELETE',
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Untag a checklist',
     description: 'Query `name`. A tag taken off its last carrier is removed. Answers the checklist\'s tags.',
     input: { checklistKey: checklistKey(), name: tagName().describe('The tag to take off (case-insensitive)') },
     query: ['name'],
-    budget: 'standard',
+    output: tagNames,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
     handler: (ctx, input) => removeChecklistTag(ctx, input.checklistKey, input.name),
   }),
-  defineOperation({
+  checklistOperation({
     id: 'listAttachedTasks',
-    fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
-    tag: TAG,
-    noTool: NO_TOOL,
-    output: attachedTaskList,
-    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     method: 'GET',
     path: '/v3/checklists/:checklistKey/attached-tasks',
     summary: 'List the standalone tasks attached to a checklist',
     description: 'Answers {tasks: [task summary]}, oldest first, unpaged. These tasks are read and written at /v3/tasks/{taskKey}.',
     input: { checklistKey: checklistKey() },
-    budget: 'standard',
+    output: attachedTaskList,
+    refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
     handler: (ctx, input) => listAttachedTasks(ctx, input.checklistKey),
   }),

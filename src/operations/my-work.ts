@@ -2,15 +2,16 @@
 // the saved-view tools. Every route is about one person: a workspace key is refused with
 // 403 API_KEY_ACTS_AS_WORKSPACE (actor 'member'). Decisions: docs/tasks-grid.md.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, defineOperation, designed, documented, mixed, REPLACE } from './define';
-import { cursor, guid, pageSizeStrict, queryBool } from './schemas';
+import { CREATE, READ, REMOVE, designed, documented, mixed, REPLACE } from './define';
+import { defineWith } from './define-with';
+import { cursor, guid, pageSizeStrict, queryBool, text } from './schemas';
 import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
 import { listMyWork } from '../domain/mywork/list';
 import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
 import { createView, deleteView, getView, listViews, updateView } from '../domain/mywork/views';
 import { parseInstant } from '../domain/tasks/field-values';
 
-const TAG = 'Tasks grid';
+const myWorkOperation = defineWith({ tag: 'Tasks grid', budget: 'standard' });
 
 const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z (an offset is honoured; no offset means UTC)';
 const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
@@ -38,7 +39,7 @@ const naming = z.object(
   {
     type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
     id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('member or group id'),
-    name: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }).optional().describe('member full name, member email or group name; ignored when id is given'),
+    name: text(500).optional().describe('member full name, member email or group name; ignored when id is given'),
   },
   { error: 'must be {type, id} or {name}' },
 );
@@ -46,7 +47,7 @@ const naming = z.object(
 const viewKey = () => guid('a saved view key (GUID)').describe('the saved view key');
 
 const viewArgs = {
-  name: z.string({ error: 'is required: the view name, at most 200 characters' }).max(200, { error: 'must be at most 200 characters' }).describe('the view name, at most 200 characters (required)'),
+  name: text(200, 'is required: the view name, at most 200 characters').describe('the view name, at most 200 characters (required)'),
   type: z.string({ error: 'must be Private, UsersGroups or Team' }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
   search: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('at most 1,000 characters; stored and returned, applied by nothing in the API'),
   statuses: z.array(z.string({ error: 'must be a status name' }), { error: 'must be an array of status names' }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
@@ -61,14 +62,13 @@ const viewArgs = {
 };
 
 export const myWorkOperations = [
-  defineOperation({
+  myWorkOperation({
     id: 'listMyWork',
-    fidelity: documented('4.5, 4.6'),
     tool: 'list_my_work',
     method: 'GET',
     path: '/v3/my-work',
-    tag: TAG,
     summary: 'List my work (the Tasks grid)',
+    fidelity: documented('4.5, 4.6'),
     description:
       'Rows of the Tasks grid: the checklist tasks and standalone tasks the acting member may see, filtered and sorted. ' +
       'Row action: use the checklist task tools when isStandalone is false (with the row key and checklist.key), the standalone task routes when true. ' +
@@ -92,19 +92,17 @@ export const myWorkOperations = [
     query: ['status', 'assignee', 'template', 'checklist', 'includeStandalone', 'sort', 'after', 'pageSize'],
     output: workPage,
     refusals: ['404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
-    budget: 'standard',
     annotations: READ,
     actor: 'member',
     handler: (ctx, input) => listMyWork(ctx, input),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'snoozeTasks',
-    fidelity: documented('4.5, 4.6'),
     tool: 'snooze_tasks',
     method: 'POST',
     path: '/v3/my-work/snooze',
-    tag: TAG,
     summary: 'Snooze tasks',
+    fidelity: documented('4.5, 4.6'),
     description:
       'Hides tasks from the acting member\'s Tasks grid until a date (they show under status Snoozed; the snooze ends by itself when the date passes). ' +
       'One date per call, at most 200 tasks. All or nothing: an unresolvable reference, a heading, or a task on a checklist the member may not see refuses the whole call. Personal; no activity is recorded.',
@@ -114,117 +112,104 @@ export const myWorkOperations = [
     },
     output: snoozeResult,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
-    budget: 'standard',
     annotations: REPLACE,
     actor: 'member',
     handler: (ctx, input) => snoozeTasks(ctx, parseInstant(input.snoozedUntil)!, input.tasks),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'endSnoozeTasks',
-    fidelity: documented('4.5, 4.6'),
     tool: 'end_snooze_tasks',
     method: 'DELETE',
     path: '/v3/my-work/snooze',
-    tag: TAG,
     summary: 'End snoozes',
+    fidelity: documented('4.5, 4.6'),
     description:
       'Ends the acting member\'s snooze of each task. A task not snoozed is left as is and the call succeeds; a reference naming nothing refuses the whole call. Never refused for lost checklist visibility.',
     input: { tasks: taskRefs.describe('at most 200 tasks, each {taskKey, checklistKey}') },
     output: endSnoozeResult,
     refusals: ['404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
-    budget: 'standard',
     annotations: REMOVE,
     actor: 'member',
     handler: (ctx, input) => endSnoozeTasks(ctx, input.tasks),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'listMyWorkViews',
-    fidelity: documented('4.5, 4.6'),
     tool: 'list_my_work_views',
     method: 'GET',
     path: '/v3/my-work/views',
-    tag: TAG,
     summary: 'List saved views',
+    fidelity: documented('4.5, 4.6'),
     description: 'The five core views first (Open tasks, Due today, Overdue, Completed, All tasks), then the saved views the acting member may use. A bare array (MCP: {result: [...]}).',
     input: {},
     output: z.array(savedView),
     refusals: [],
-    budget: 'standard',
     annotations: READ,
     actor: 'member',
     handler: (ctx) => listViews(ctx),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'getMyWorkView',
-    fidelity: mixed('4.5', 'docs/tasks-grid.md', 'the single view route has no tool; its body is the saved view'),
     noTool: 'the spec names no tool for a single view: list_my_work_views returns every view',
     method: 'GET',
     path: '/v3/my-work/views/:viewKey',
-    tag: TAG,
     summary: 'Get a saved view',
+    fidelity: mixed('4.5', 'docs/tasks-grid.md', 'the single view route has no tool; its body is the saved view'),
     description: 'One core or saved view the acting member may use.',
     input: { viewKey: viewKey() },
     output: savedView,
     refusals: ['404 VIEW_NOT_FOUND'],
-    budget: 'standard',
     annotations: READ,
     actor: 'member',
     handler: (ctx, input) => getView(ctx, input.viewKey),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'createMyWorkView',
-    fidelity: documented('4.5, 4.6'),
     tool: 'create_my_work_view',
     method: 'POST',
     path: '/v3/my-work/views',
-    tag: TAG,
     summary: 'Save a view',
+    fidelity: documented('4.5, 4.6'),
     description:
       'Saves a view of the Tasks grid. Anyone may save a Private view; Team or UsersGroups needs a workspace Administrator. Not idempotent without a key (MCP: the idempotencyKey argument; a replay is marked _meta.idempotentReplay).',
     input: viewArgs,
     output: savedView,
     refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND'],
-    status: 201,
-    budget: 'standard',
     annotations: CREATE,
     actor: 'member',
+    status: 201,
     idempotencyArg: true,
     handler: (ctx, input) => createView(ctx, input),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'updateMyWorkView',
-    fidelity: documented('4.5, 4.6'),
     tool: 'update_my_work_view',
     method: 'PUT',
     path: '/v3/my-work/views/:viewKey',
-    tag: TAG,
     summary: 'Replace a saved view',
+    fidelity: documented('4.5, 4.6'),
     description:
       'A replacement: every omitted argument returns to its default (type Private). Core views cannot be written. A member may change the Private and UsersGroups views they created; an Administrator may change any; the author is kept.',
     input: { viewKey: viewKey(), ...viewArgs },
     output: savedView,
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
-    budget: 'standard',
     annotations: REPLACE,
     actor: 'member',
     handler: (ctx, input) => updateView(ctx, input.viewKey, input),
   }),
-  defineOperation({
+  myWorkOperation({
     id: 'deleteMyWorkView',
-    fidelity: designed('docs/tasks-grid.md', 'the method and path of deleting a saved view (4.5: not shown)'),
     tool: 'delete_my_work_view',
     method: 'DELETE',
     path: '/v3/my-work/views/:viewKey',
-    tag: TAG,
     summary: 'Delete a saved view',
+    fidelity: designed('docs/tasks-grid.md', 'the method and path of deleting a saved view (4.5: not shown)'),
     description:
       'Deletes a saved view (the spec leaves the route unshown: docs/tasks-grid.md). Affects no task; a member whose default it was lands on the Open tasks core view. Same permissions as update; core views cannot be deleted.',
     input: { viewKey: viewKey() },
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND'],
-    status: 204,
-    budget: 'standard',
     annotations: REMOVE,
     actor: 'member',
+    status: 204,
     handler: (ctx, input) => deleteView(ctx, input.viewKey),
   }),
 ];

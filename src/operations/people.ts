@@ -12,12 +12,12 @@ import { listTags } from '../domain/tags/list';
 export const peopleOperations = [
   defineOperation({
     id: 'authTest',
-    fidelity: documented('2.3, 4.2'),
     noTool: 'The spec names no MCP tool for the auth test (4.2, 4.6); an MCP client learns its key from any call.',
     method: 'GET',
     path: '/v3/auth/test',
     tag: 'Workspace',
     summary: 'Test the API key',
+    fidelity: documented('2.3, 4.2'),
     description: 'Returns the workspace and what the key acts as (2.3): a workspace key reports `actsAs` with only `type` = `workspace`. No parameters; charged to the cheap budget.',
     input: {},
     output: authTestShape,
@@ -28,12 +28,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getWorkspace',
-    fidelity: mixed('4.5', 'docs/decisions.md', 'the body beyond members, groups, tags and templates'),
     noTool: 'The spec names no MCP tool for GET /v3/workspace (4.5); list_members, list_groups, list_tags and list_templates cover it.',
     method: 'GET',
     path: '/v3/workspace',
     tag: 'Workspace',
     summary: 'Get the workspace with its members, groups, tags and templates',
+    fidelity: mixed('4.5', 'docs/decisions.md', 'the body beyond members, groups, tags and templates'),
     description: 'Returns members, groups, tags and templates in one unpaged call (4.5): active members, every group and tag, and the latest version of every template that is not archived, each by name.',
     input: {},
     output: workspace,
@@ -44,12 +44,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listMembers',
-    fidelity: documented('4.5, 4.6'),
     tool: 'list_members',
     method: 'GET',
     path: '/v3/members',
     tag: 'People',
     summary: 'List members',
+    fidelity: documented('4.5, 4.6'),
     description:
       'The members of the workspace; listed members can all be assigned work, and the anonymous member is never listed. Send every other argument unchanged with `after`.',
     input: {
@@ -69,12 +69,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getMember',
-    fidelity: documented('4.5, 4.6'),
     tool: 'get_member',
     method: 'GET',
     path: '/v3/members/:memberId',
     tag: 'People',
     summary: 'Get a member',
+    fidelity: documented('4.5, 4.6'),
     description: 'A deactivated member is returned with isActive false.',
     input: { memberId: intId().describe('member id (integer)') },
     output: member,
@@ -85,12 +85,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listGroups',
-    fidelity: documented('4.5, 4.6'),
     tool: 'list_groups',
     method: 'GET',
     path: '/v3/groups',
     tag: 'People',
     summary: 'List groups',
+    fidelity: documented('4.5, 4.6'),
     description: 'The groups of the workspace. Send every other argument unchanged with `after`.',
     input: {
       search: search().describe('case-insensitive substring of the group name'),
@@ -107,12 +107,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'getGroup',
-    fidelity: documented('4.5, 4.6'),
     tool: 'get_group',
     method: 'GET',
     path: '/v3/groups/:groupId',
     tag: 'People',
     summary: 'Get a group with its members',
+    fidelity: documented('4.5, 4.6'),
     description: 'A single-group read adds `members` (array of member).',
     input: { groupId: intId().describe('group id (integer)') },
     output: groupDetail,
@@ -123,12 +123,12 @@ export const peopleOperations = [
   }),
   defineOperation({
     id: 'listTags',
-    fidelity: documented('4.5, 4.6'),
     tool: 'list_tags',
     method: 'GET',
     path: '/v3/tags',
     tag: 'Tags',
     summary: 'List tags with usage counts',
+    fidelity: documented('4.5, 4.6'),
     description:
       'Returns a page of tags with how many checklists, templates and tasks carry each; `total` also counts articles and files the API does not reach, so it is not the sum of the three.',
     input: {

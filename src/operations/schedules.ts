@@ -3,38 +3,35 @@
 // docs/schedules.md. REST only: 4.6 rule 7 gives tool names for the routes of 4.3 and
 // 4.4 only.
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, defineOperation, designed, REPLACE } from './define';
-import { cursor, guid, intId, pageSizeStrict, sortArg } from './schemas';
+import { CREATE, READ, REMOVE, designed, REPLACE } from './define';
+import { defineWith } from './define-with';
+import { cursor, guid, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
 import { RUN_STATUSES, listRuns, skipRun, startRunNow } from '../domain/schedules/runs';
 import { page } from './shapes/common';
 import { run, schedule } from './shapes/schedules';
 
-const NO_TOOL = 'The spec names no MCP tool for schedules (4.6 rule 7 lists tools for the routes of 4.3 and 4.4 only); REST only.';
-const TAG = 'Schedules';
+const scheduleOperation = defineWith({
+  tag: 'Schedules',
+  noTool: 'The spec names no MCP tool for schedules (4.6 rule 7 lists tools for the routes of 4.3 and 4.4 only); REST only.',
+  fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
+  budget: 'standard',
+});
 
 const scheduleId = () => intId().describe('the schedule id (integer, spec v3 2.1)');
 const runId = () => intId().describe("the run id (integer, spec v3 2.1), from the schedule's runs list");
 
-const name = () =>
-  z
-    .string({ error: 'must be a string' })
-    .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-    .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
-const timeZone = () => z.string({ error: 'must be a time zone name such as Europe/Berlin' }).max(100, { error: 'must be at most 100 characters' });
-const startDateTime = () => z.string({ error: 'must be an ISO 8601 date-time string' }).max(64, { error: 'must be at most 64 characters' });
+const name = trimmedName;
+const timeZone = () => text(100, 'must be a time zone name such as Europe/Berlin');
+const startDateTime = () => text(64, 'must be an ISO 8601 date-time string');
 
 const recurrence = () =>
   z
     .object(
       {
         frequency: z.enum(FREQUENCIES, { error: `must be one of ${FREQUENCIES.join(', ')}` }).describe(`${FREQUENCIES.join(', ')}`),
-        interval: z
-          .number({ error: 'must be an integer from 1 to 1000' })
-          .int({ error: 'must be an integer from 1 to 1000' })
-          .min(1, { error: 'must be an integer from 1 to 1000' })
-          .max(1000, { error: 'must be an integer from 1 to 1000' })
+        interval: intBetween(1, 1000, 'must be an integer from 1 to 1000')
           .optional()
           .describe('every how many days, weeks, months or years; default 1'),
         daysOfWeek: z
@@ -44,11 +41,7 @@ const recurrence = () =>
           .optional()
           .describe("Weekly only: the days it runs on (Monday to Sunday); default the start date's day"),
         endDate: z.string({ error: 'must be a calendar date such as 2026-12-31' }).optional().describe("the last calendar date (in the schedule's zone) a run may fall on; not with count"),
-        count: z
-          .number({ error: 'must be an integer from 1 to 1000' })
-          .int({ error: 'must be an integer from 1 to 1000' })
-          .min(1, { error: 'must be an integer from 1 to 1000' })
-          .max(1000, { error: 'must be an integer from 1 to 1000' })
+        count: intBetween(1, 1000, 'must be an integer from 1 to 1000')
           .optional()
           .describe('how many runs in all; not with endDate'),
       },
@@ -59,12 +52,10 @@ const recurrence = () =>
 const scheduleRefusals = ['404 SCHEDULE_NOT_FOUND', '403 FORBIDDEN'] as const;
 
 export const scheduleOperations = [
-  defineOperation({
+  scheduleOperation({
     id: 'listSchedules',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules',
-    tag: TAG,
     summary: 'List schedules',
     description: 'The schedules of the workspace that start checklists (spec v3 1), paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4). Send every other argument unchanged with `after`.',
     input: {
@@ -76,17 +67,13 @@ export const scheduleOperations = [
     query: ['templateKey', 'sort', 'after', 'pageSize'],
     output: page(schedule, 'Page of schedules'),
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listSchedules(ctx, input),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'createSchedule',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules',
-    tag: TAG,
     summary: 'Create a schedule',
     description:
       "A schedule starts a checklist from a template at each run of its recurrence, at a wall-clock time in the schedule's own IANA time zone (spec v3 4.1 rule 6). Needs Schedule.Creator and run permission on the template (5.5); the workspace key passes (5.9). The next run's checklist exists at once with status Scheduled.",
@@ -99,34 +86,26 @@ export const scheduleOperations = [
     },
     output: schedule,
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: CREATE,
     status: 201,
     handler: (ctx, input) => createSchedule(ctx, input),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'getSchedule',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules/:scheduleId',
-    tag: TAG,
     summary: 'Get a schedule',
     description: 'One schedule with its next run. Needs Schedule.Viewer or Schedule.Creator (5.4).',
     input: { scheduleId: scheduleId() },
     output: schedule,
     refusals: [...scheduleRefusals],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => getSchedule(ctx, input.scheduleId),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'patchSchedule',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'PATCH',
     path: '/v3/schedules/:scheduleId',
-    tag: TAG,
     summary: 'Change a schedule',
     description:
       'PATCH (4.1 rule 8): only what is sent changes; `recurrence: null` makes it a single run. A change of template, zone, start or recurrence re-plans the runs still to come (their ids change; runs that happened stay). Needs Schedule.Creator (5.5), and run permission on a new template.',
@@ -140,33 +119,25 @@ export const scheduleOperations = [
     },
     output: schedule,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input) => patchSchedule(ctx, input),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'deleteSchedule',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'DELETE',
     path: '/v3/schedules/:scheduleId',
-    tag: TAG,
     summary: 'Delete a schedule',
     description: 'The schedule and its runs go, and the Scheduled checklist of its next run; checklists it already started stay. Needs Schedule.Creator (5.5).',
     input: { scheduleId: scheduleId() },
     refusals: [...scheduleRefusals],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: REMOVE,
     status: 204,
     handler: (ctx, input) => deleteSchedule(ctx, input.scheduleId),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'listScheduleRuns',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'GET',
     path: '/v3/schedules/:scheduleId/runs',
-    tag: TAG,
     summary: "List a schedule's runs",
     description:
       "Runs that happened (Started, Skipped, Failed) and the next ones to come (Upcoming, up to 10 ahead), each with `scheduledDateTime` as wall clock in the schedule's zone beside `scheduledDateTimeUtc` (4.1 rule 6). Paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4).",
@@ -180,42 +151,32 @@ export const scheduleOperations = [
     query: ['status', 'sort', 'after', 'pageSize'],
     output: page(run, 'Page of runs'),
     refusals: [...scheduleRefusals],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listRuns(ctx, input),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'skipScheduleRun',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules/:scheduleId/runs/:runId/skip',
-    tag: TAG,
     summary: 'Skip a run',
     description:
       'The upcoming run will not start a checklist; its Scheduled checklist, if it has one, is removed. Skipping a skipped run changes nothing. Needs Schedule.Creator and run permission on the template (5.5).',
     input: { scheduleId: scheduleId(), runId: runId() },
     output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, input) => skipRun(ctx, input),
   }),
-  defineOperation({
+  scheduleOperation({
     id: 'startScheduleRun',
-    fidelity: designed('docs/schedules.md', 'the v3 schedule routes, bodies and run states (spec v3 1, 4.1 rule 6 and 5.4-5.5 name schedules; no route is shown)'),
     method: 'POST',
     path: '/v3/schedules/:scheduleId/runs/:runId/start',
-    tag: TAG,
     summary: "Create a run's checklist now",
     description:
       "Starts the upcoming run's checklist now instead of at its time (its Scheduled checklist when it has one, due dates moved with the start); the run counts as started and new_checklist fires. Needs Schedule.Creator and run permission on the template (5.5).",
     input: { scheduleId: scheduleId(), runId: runId() },
     output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
-    noTool: NO_TOOL,
-    budget: 'standard',
     annotations: CREATE,
     handler: (ctx, input) => startRunNow(ctx, input),
   }),

@@ -2,10 +2,11 @@
 // Schema, the authoring guide, content types, condition operators, due-date
 // scenarios and the validation codes.
 import { z } from 'zod';
-import { READ, defineOperation, mixed } from './define';
+import { READ, mixed } from './define';
+import { defineWith } from './define-with';
 import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/schema';
 
-const TAG = 'Template schema';
+const schemaOperation = defineWith({ tag: 'Template schema', budget: 'cheap' });
 import { templateJsonSchema } from '../domain/schema/template-format';
 import { authoringGuide } from '../domain/schema/guide';
 import { describeContentType, listContentTypes } from '../domain/schema/content-types';
@@ -14,62 +15,55 @@ import { listDueDateScenarios } from '../domain/schema/due-dates';
 import { listValidationCodes } from '../domain/schema/codes';
 
 export const schemaOperations = [
-  defineOperation({
+  schemaOperation({
     id: 'getTemplateSchema',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the JSON Schema of the template document (not shown)'),
     tool: 'get_template_schema',
     method: 'GET',
     path: '/v3/schema/template',
-    tag: TAG,
     summary: 'Get the JSON Schema of the template document',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the JSON Schema of the template document (not shown)'),
     description: 'JSON Schema (draft 2020-12) that create, validate, publish and drafts check documents against. Cheap.',
     input: {},
     output: templateSchema,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => templateJsonSchema(),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'getAuthoringGuide',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the guide text (not shown)'),
     tool: 'get_authoring_guide',
     method: 'GET',
     path: '/v3/schema/authoring-guide',
-    tag: TAG,
     summary: 'Get the guide to writing template documents',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the guide text (not shown)'),
     description: 'Markdown (`text`) with a worked example, also given parsed as `example`. Start here to write a template. Cheap.',
     input: {},
     output: guideShape,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => authoringGuide(),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'listContentTypes',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_content_types',
     method: 'GET',
     path: '/v3/schema/content-types',
-    tag: TAG,
     summary: 'List the content types of template fields',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     description: 'Every content type a template field may have, with whether it takes an answer, may be required or filled from a checklist parameter. Cheap.',
     input: {},
     output: contentTypes,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => listContentTypes(),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'describeContentType',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'describe_content_type',
     method: 'GET',
     path: '/v3/schema/content-types/:type',
-    tag: TAG,
     summary: 'Describe one content type',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     description: 'Its properties (JSON Schema), answer shape, condition operators and an example field. Unknown type: 404 CONTENT_TYPE_NOT_FOUND. Cheap.',
     input: {
       type: z
@@ -80,55 +74,48 @@ export const schemaOperations = [
     },
     output: contentType,
     refusals: ['404 CONTENT_TYPE_NOT_FOUND'],
-    budget: 'cheap',
     annotations: READ,
     handler: (_ctx, input) => describeContentType(input.type),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'listConditionOperators',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_condition_operators',
     method: 'GET',
     path: '/v3/schema/condition-operators',
-    tag: TAG,
     summary: 'List the operators conditions may use',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     description: 'Every operator a condition clause may use, whether it takes a `value`, and the field types it applies to. Cheap.',
     input: {},
     output: conditionOperators,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => ({ operators: OPERATORS.map((o) => ({ ...o, contentTypes: [...o.contentTypes] })) }),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'listDueDateScenarios',
-    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     tool: 'list_due_date_scenarios',
     method: 'GET',
     path: '/v3/schema/due-date-scenarios',
-    tag: TAG,
     summary: 'List the ways a task due date can be set',
+    fidelity: mixed('4.4 rule 4', 'docs/template-document.md', 'the response body (not shown)'),
     description: 'The ways a task due date can be set in a template document (`dueDate.relativeTo`), with what each needs and an example. Cheap.',
     input: {},
     output: dueDateScenarios,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => listDueDateScenarios(),
   }),
-  defineOperation({
+  schemaOperation({
     id: 'listValidationCodes',
-    fidelity: mixed('4.4 rule 4', 'docs/validation-codes.md', 'the codes and the response body (not shown)'),
     noTool: 'The spec names no MCP tool for the validation codes (8 lists the schema tools); every violation a tool answers carries its code and message.',
     method: 'GET',
     path: '/v3/schema/validation-codes',
-    tag: TAG,
     summary: 'List the violation codes of template validation',
+    fidelity: mixed('4.4 rule 4', 'docs/validation-codes.md', 'the codes and the response body (not shown)'),
     description: 'Every violation code template validation gives, with its severity, an example path and when it is given (docs/validation-codes.md). Cheap.',
     input: {},
     output: validationCodes,
     refusals: [],
-    budget: 'cheap',
     annotations: READ,
     handler: () => listValidationCodes(),
   }),

@@ -12,9 +12,17 @@ export const guid = (what = 'a GUID') => z.string({ error: `must be ${what}` }).
 /** The same, under the name of its kind. */
 export const guidKey = guid;
 
-const INT_ID = 'must be an integer from 1 to 2147483647';
+/** A whole number from `min` to `max`, refused with one message whatever is wrong (`tooLarge` above `max`, where that says more). */
+export const intBetween = (min: number, max: number, error: string, tooLarge = error) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error: tooLarge });
+
+const atMost = (max: number) => ({ error: `must be at most ${max.toLocaleString('en')} characters` });
+/** A string of at most `max` characters; `typeError` refuses anything else. */
+export const text = (max: number, typeError = 'must be a string') => z.string({ error: typeError }).max(max, atMost(max));
+/** The same, and not empty. */
+export const nonEmptyText = (max: number, typeError = 'must be a string') => z.string({ error: typeError }).min(1, { error: 'must not be empty' }).max(max, atMost(max));
+
 /** Integer id of a member, group, schedule or run (spec v3 2.1). */
-export const intId = () => z.number({ error: INT_ID }).int({ error: INT_ID }).min(1, { error: INT_ID }).max(2147483647, { error: INT_ID });
+export const intId = () => intBetween(1, 2147483647, 'must be an integer from 1 to 2147483647');
 /** Member or group id (path and query); kept under its old name. */
 export const memberIdParam = intId;
 
@@ -42,14 +50,7 @@ export const positiveInt = (what: string) =>
 export const queryBool = () => z.boolean({ error: 'must be true or false' }).optional();
 
 /** pageSize 1..100, refused outside (4.1 rule 11). */
-export const pageSizeStrict = () =>
-  z
-    .number({ error: 'must be an integer from 1 to 100' })
-    .int({ error: 'must be an integer from 1 to 100' })
-    .min(1, { error: 'must be an integer from 1 to 100' })
-    .max(100, { error: 'must be an integer from 1 to 100' })
-    .optional()
-    .describe('items per page, 1 to 100, default 50');
+export const pageSizeStrict = () => intBetween(1, 100, 'must be an integer from 1 to 100').optional().describe('items per page, 1 to 100, default 50');
 
 /** pageSize where out of range or non-numeric reads as 50 (list_tags, upgrades). */
 export const pageSizeLenient = () => z.unknown().optional().describe('1 to 100, default 50; a value outside the range is not refused, 50 is used');
@@ -58,8 +59,15 @@ export const cursor = () =>
   z.string({ error: 'must be a cursor from nextCursor' }).optional().describe('the previous page\'s nextCursor; valid only with the same filters, sort and pageSize');
 export const sortArg = (fields: string[]) =>
   z.string({ error: 'must be a sort expression' }).optional().describe(`one of ${fields.join(', ')}, optionally with :asc or :desc`);
-export const search = () => z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('case-insensitive substring');
+export const search = () => text(1000).optional().describe('case-insensitive substring');
 
 /** Tags to apply (EMULATOR.md: `{"tags": ["name", ...]}` on a checklist, task or standalone task): 1 to 50 names. */
 export const tagList = () =>
   z.array(tagName(), { error: 'must be an array of tag names' }).min(1, { error: 'must name at least one tag' }).max(50, { error: 'must name at most 50 tags' });
+
+/** The name of a checklist or a standalone task: 1 to 255 characters once trimmed (it is stored trimmed). */
+export const trimmedName = () =>
+  z
+    .string({ error: 'must be a string' })
+    .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
+    .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });

@@ -3,8 +3,9 @@
 // the document itself is checked by the validator (422 TEMPLATE_INVALID), not by
 // the input schema, so a permission refusal comes before it is read (4.4 rule 5).
 import { z } from 'zod';
-import { CREATE, READ, defineOperation, documented, mixed, REPLACE, REMOVE } from './define';
-import { guid, intId, queryBool } from './schemas';
+import { CREATE, READ, documented, mixed, REPLACE, REMOVE } from './define';
+import { defineWith } from './define-with';
+import { guid, intBetween, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
 import { templateJsonSchema } from '../domain/schema/template-format';
@@ -12,14 +13,7 @@ import { exportTemplate, getTemplate, listTemplates, listVersions } from '../dom
 import { copyTemplate, createTemplate, publishTemplateVersion, setTemplateArchived, validateTemplate } from '../domain/templates/write';
 import { listTemplatePermissions, setTemplatePermissions, TEMPLATE_PERMISSIONS } from '../domain/templates/permissions';
 
-export const versionArg = () =>
-  z
-    .number({ error: 'must be an integer 1 or more' })
-    .int({ error: 'must be an integer 1 or more' })
-    .min(1, { error: 'must be an integer 1 or more' })
-    .max(2147483647, { error: 'is too large' })
-    .optional()
-    .describe('Template version, 1 or more; default: the latest');
+export const versionArg = () => intBetween(1, 2147483647, 'must be an integer 1 or more', 'is too large').optional().describe('Template version, 1 or more; default: the latest');
 
 /**
  * Accepts anything (the validator reports on it) but describes the document for OpenAPI and MCP
@@ -41,20 +35,19 @@ export const documentArg = (description: string) => {
 };
 
 const key = () => guid('a template key (GUID)').describe('template key (GUID)');
-const TAG = 'Templates';
+const templateOperation = defineWith({ tag: 'Templates', budget: 'standard' });
 /** Refusals of a template looked up by key, then checked (spec v3 5.4, 5.10: lookup first). */
 const LOOKUP = ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'] as const;
 const folderArg = () => z.string({ error: 'must be a folder name' }).trim().min(1, { error: 'must not be empty' }).max(500).optional();
 
 export const templateOperations = [
-  defineOperation({
+  templateOperation({
     id: 'listTemplates',
-    fidelity: documented('4.4'),
     tool: 'list_templates',
     method: 'GET',
     path: '/v3/templates',
-    tag: TAG,
     summary: 'List templates',
+    fidelity: documented('4.4'),
     description:
       'Page envelope with every template in one response, `hasMore` always false, `total` = rows; no `pageSize`, `after`, `sort`. Rows are Template list rows. Not filtered by permission: a member key lists everything, even a template whose folder permission is Deny (reading it by key is then 403). Only the value `true` (any letter case) switches an option on.',
     input: {
@@ -64,56 +57,51 @@ export const templateOperations = [
     query: ['includeAllVersions', 'includeArchived'],
     output: page(templateRow, 'Every template in one page'),
     refusals: [],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listTemplates(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'validateTemplate',
-    fidelity: mixed('2.5, 4.4', 'docs/template-document.md', 'the template document format and the violation codes (4.4 rule 4: not shown)'),
     tool: 'validate_template',
     method: 'POST',
     path: '/v3/templates/validate',
-    tag: TAG,
     summary: 'Validate a template document',
+    fidelity: mixed('2.5, 4.4', 'docs/template-document.md', 'the template document format and the violation codes (4.4 rule 4: not shown)'),
     description: 'Answers the validation result (200 even when invalid). With forTemplate, validates an edit of that template: ids must belong to it. Cheap.',
     input: {
       document: documentArg('The template document to check'),
       forTemplate: guid('a template key (GUID)').optional().describe('Key of the template this document is a new version of (edit loop: export, change keeping every id, validate with forTemplate, publish)'),
     },
     query: ['forTemplate'],
+    bodyAs: 'document',
     output: validationResult,
     refusals: [...LOOKUP],
-    bodyAs: 'document',
     budget: 'cheap',
     annotations: READ,
     handler: (ctx, input) => validateTemplate(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'getTemplate',
-    fidelity: documented('2.5, 4.4'),
     tool: 'get_template',
     method: 'GET',
     path: '/v3/templates/:key',
-    tag: TAG,
     summary: 'Get a template with its tasks and fields',
+    fidelity: documented('2.5, 4.4'),
     description: 'Template detail: the list fields plus `latestVersion`, `isLatest` and `tasks` in order. A member key whose Library folder permission is Deny is refused.',
     input: { key: key(), version: versionArg() },
     query: ['version'],
     output: templateDetail,
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => getTemplate(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'createTemplate',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format and the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'create_template',
     method: 'POST',
     path: '/v3/templates',
-    tag: TAG,
     summary: 'Create a template from a template document',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format and the request and response bodies (4.4 rule 4: not shown)'),
     description:
       'All or nothing: any error gives 422 TEMPLATE_INVALID with every violation. A document with ids (an export) is refused: use copy_template. `folder` (query) files it in a Library folder by name. Answers 201 with the template detail.',
     input: { document: documentArg('The template document (no ids)'), folder: folderArg().describe('Library folder to file the template in, by name') },
@@ -121,71 +109,63 @@ export const templateOperations = [
     bodyAs: 'document',
     output: templateDetail,
     refusals: ['403 FORBIDDEN', '422 TEMPLATE_INVALID'],
-    budget: 'standard',
     annotations: CREATE,
     status: 201,
     handler: (ctx, input) => createTemplate(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'exportTemplate',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format (4.4 rule 4: not shown)'),
     tool: 'export_template',
     method: 'GET',
     path: '/v3/templates/:key/document',
-    tag: TAG,
     summary: 'Export a template version as a template document',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format (4.4 rule 4: not shown)'),
     description: 'The document carries every item id; keep them when editing so task and field keys survive. Rollback: export the older version and publish it as a new version.',
     input: { key: key(), version: versionArg() },
     query: ['version'],
     output: templateDocument,
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => exportTemplate(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'createTemplateVersion',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'create_template_version',
     method: 'POST',
     path: '/v3/templates/:key/versions',
-    tag: TAG,
     summary: 'Publish a new version of a template',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     description:
       'The whole document of the new version. Items keep their keys where the document keeps their ids; items without id are new. Rollback: publish an exported older version. Answers 201 with the template detail of the new version.',
     input: { key: key(), document: documentArg('The template document of the new version') },
     bodyAs: 'document',
     output: templateDetail,
     refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
-    budget: 'standard',
     annotations: CREATE,
     status: 201,
     handler: (ctx, input) => publishTemplateVersion(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'listTemplateVersions',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body'),
     tool: 'list_template_versions',
     method: 'GET',
     path: '/v3/templates/:key/versions',
-    tag: TAG,
     summary: 'List the versions of a template',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body'),
     description: 'Template version rows, newest first, all in one page.',
     input: { key: key() },
     output: page(templateVersionRow, 'Every version in one page'),
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listVersions(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'copyTemplate',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     tool: 'copy_template',
     method: 'POST',
     path: '/v3/templates/:key/copy',
-    tag: TAG,
     summary: 'Copy a template',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     description: 'A new template with new keys from a version of this one (default latest), with its permission rules. Answers 201 with the template detail.',
     input: {
       key: key(),
@@ -195,70 +175,62 @@ export const templateOperations = [
     },
     output: templateDetail,
     refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
-    budget: 'standard',
     annotations: CREATE,
     status: 201,
     handler: (ctx, input) => copyTemplate(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'archiveTemplate',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     tool: 'set_template_archived',
     method: 'POST',
     path: '/v3/templates/:key/archive',
-    tag: TAG,
     summary: 'Archive or unarchive a template',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description:
       'REST: POST archives, DELETE unarchives. The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
     input: { key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') },
     output: templateRow,
     refusals: [...LOOKUP],
-    budget: 'standard',
     // The tool also unarchives (the DELETE's work), so it carries the DELETE's hint.
     annotations: REPLACE,
     handler: (ctx, input) => setTemplateArchived(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'unarchiveTemplate',
-    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     noTool: 'One tool covers POST and DELETE of /v3/templates/{key}/archive (spec 4.4): set_template_archived with archived false.',
     method: 'DELETE',
     path: '/v3/templates/:key/archive',
-    tag: TAG,
     summary: 'Unarchive a template',
+    fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description: 'Administrators or the workspace key only. Answers the template list row. MCP: set_template_archived with archived false.',
     input: { key: key() },
     output: templateRow,
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, input) => setTemplateArchived(ctx, { key: input.key, archived: false }),
   }),
-  defineOperation({
+  templateOperation({
     id: 'listTemplatePermissions',
-    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     tool: 'list_template_permissions',
     method: 'GET',
     path: '/v3/templates/:key/permissions',
-    tag: TAG,
     summary: 'List the permission rules of a template',
+    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     description:
       'Who can see and run checklists made from the template (the rules grant no template editing): AllUsers first, then groups, then members, each by name.',
     input: { key: key() },
     output: permissionRules,
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input) => listTemplatePermissions(ctx, input),
   }),
-  defineOperation({
+  templateOperation({
     id: 'setTemplatePermissions',
-    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     tool: 'set_template_permissions',
     method: 'PUT',
     path: '/v3/templates/:key/permissions',
-    tag: TAG,
     summary: 'Replace the permission rules of a template',
+    fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     description: 'Who can see and run checklists from the template. `name` is ignored on send. Needs Template.Creator and Edit on the folder.',
     input: {
       key: key(),
@@ -279,7 +251,6 @@ export const templateOperations = [
     },
     output: permissionRules,
     refusals: [...LOOKUP],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input) => setTemplatePermissions(ctx, input as Parameters<typeof setTemplatePermissions>[1]),
   }),

@@ -15,12 +15,12 @@ const RETRY_AFTER_SECONDS = 60; // spec v3 8 "upgrade response Retry-After 60"
 export const upgradeOperations = [
   defineOperation({
     id: 'listChecklistUpgrades',
-    fidelity: documented('4.4'),
     tool: 'list_checklist_upgrades',
     method: 'GET',
     path: '/v3/templates/:key/upgrades',
     tag: 'Templates',
     summary: 'List checklist upgrades',
+    fidelity: documented('4.4'),
     description:
       'The running checklists of the template not on the target version (upgrade candidates), newest start date first. Compared for difference, so a checklist on a newer version than the target is one too (an older target shows what a rollback touches). Archived checklists and checklists mid-rebuild are left out; completed ones are included. Publishing another version while paging invalidates the cursor.',
     input: {
@@ -38,12 +38,12 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'upgradeChecklists',
-    fidelity: documented('4.4'),
     tool: 'upgrade_checklists',
     method: 'POST',
     path: '/v3/templates/:key/upgrades',
     tag: 'Templates',
     summary: 'Upgrade checklists',
+    fidelity: documented('4.4'),
     description:
       'Queues checklists to be rebuilt on the target version by a background worker (tasks matched by task key, fields by field key; key, name and start date kept). Send exactly one of checklistKeys and all: true. Any refusal refuses the whole request; archived checklists and those already on the target are skipped. 202 with Location and Retry-After when at least one was queued; 200 with queued 0 otherwise.',
     input: {
@@ -57,6 +57,7 @@ export const upgradeOperations = [
       version: versionArg().describe('Target version, 1 or more; default latest; older accepted (a rollback)'),
     },
     output: upgradeResultShape,
+    refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     otherSuccess: [
       {
         status: 202,
@@ -64,7 +65,6 @@ export const upgradeOperations = [
         headers: { Location: 'The candidates list of the target version', 'Retry-After': 'Seconds to wait before reading it again (60)' },
       },
     ],
-    refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     budget: 'standard',
     annotations: CREATE_REPLACING,
     handler: (ctx, input) => {
@@ -79,12 +79,12 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'getChecklistLinks',
-    fidelity: designed('docs/upgrades.md', 'the Linked Checklist parent and children of a checklist (no route in the spec)'),
     noTool: 'the spec names no tool for it; the parent side is also the Linked Checklist field value (get_task)',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/links',
     tag: 'Checklists',
     summary: 'Linked checklists of a checklist',
+    fidelity: designed('docs/upgrades.md', 'the Linked Checklist parent and children of a checklist (no route in the spec)'),
     description:
       'Both sides of Linked Checklist links: the checklists whose Linked Checklist field holds this checklist (linkedFrom) and the checklists held by its own Linked Checklist fields (linkedTo). Lists only checklists the key may read.',
     input: { checklistKey: guid('a checklist key (GUID)').describe('Checklist key') },
@@ -96,12 +96,12 @@ export const upgradeOperations = [
   }),
   defineOperation({
     id: 'getChecklistActivity',
-    fidelity: designed('docs/upgrades.md', 'what each rebuild kept and lost, as a checklist activity route (no route in the spec)'),
     noTool: 'the spec names no tool for it (get_task_activity reads one task)',
     method: 'GET',
     path: '/v3/checklists/:checklistKey/activity',
     tag: 'Checklists',
     summary: "A checklist's activity feed",
+    fidelity: designed('docs/upgrades.md', 'what each rebuild kept and lost, as a checklist activity route (no route in the spec)'),
     description:
       "Who did what and when on the checklist and its tasks, newest first: upgrades, answers an upgrade could not keep, failed rebuilds, linked checklists started, and every task write. Entries about a task carry taskKey.",
     input: {

@@ -1,8 +1,9 @@
 // Webhook subscriptions (spec v3 4.7, 5.6, 6). No MCP tool names are given for
 // these routes, so they have none. Every route is Administrator-only (or workspace key).
 import { z } from 'zod';
-import { CREATE, READ, REMOVE, defineOperation, mixed } from './define';
-import { cursor, guid, pageSizeStrict } from './schemas';
+import { CREATE, READ, REMOVE, mixed } from './define';
+import { defineWith } from './define-with';
+import { cursor, guid, nonEmptyText, pageSizeStrict } from './schemas';
 import { page } from './shapes/common';
 import { webhook } from './shapes/webhooks';
 import { EVENT_TYPES, SCOPE_TYPES, type EventType } from '../domain/webhooks/events';
@@ -10,10 +11,13 @@ import { createWebhook, deleteWebhook, listWebhooks } from '../domain/webhooks/v
 
 const eventType = () => z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `must be one of ${EVENT_TYPES.join(', ')}` });
 
-const TAG = 'Webhooks';
 /** The refusal of every webhook route to a member key that is not an Administrator (the legacy API's too). */
 export const ADMINS_ONLY = 'Only Administrators may use webhook routes. An Administrator can create a key that acts as an Administrator or as the workspace.';
-const NO_TOOL = 'The spec names no MCP tool for webhook routes (4.6 rule 7 points to the tables of 4.3 and 4.4 only).';
+const webhookOperation = defineWith({
+  tag: 'Webhooks',
+  noTool: 'The spec names no MCP tool for webhook routes (4.6 rule 7 points to the tables of 4.3 and 4.4 only).',
+  budget: 'standard',
+});
 
 const httpUrl = () =>
   z
@@ -32,14 +36,12 @@ const httpUrl = () =>
     );
 
 export const webhookOperations = [
-  defineOperation({
+  webhookOperation({
     id: 'listWebhooks',
-    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response bodies (4.7: not shown)'),
-    noTool: NO_TOOL,
     method: 'GET',
     path: '/v3/webhooks',
-    tag: TAG,
     summary: 'List webhook subscriptions',
+    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response bodies (4.7: not shown)'),
     description: 'Every subscription of the workspace, made through v3 or the legacy API, oldest first. Administrator or workspace key only.',
     input: {
       eventType: eventType().optional().describe(`only subscriptions to this event: one of ${EVENT_TYPES.join(', ')}`),
@@ -49,20 +51,17 @@ export const webhookOperations = [
     query: ['eventType', 'after', 'pageSize'],
     output: page(webhook, 'Page of webhook subscriptions'),
     refusals: [],
-    budget: 'standard',
     annotations: READ,
     actor: 'admin',
     adminRefusal: ADMINS_ONLY,
     handler: (ctx, input) => listWebhooks(ctx, input),
   }),
-  defineOperation({
+  webhookOperation({
     id: 'createWebhook',
-    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response body (4.7: not shown)'),
-    noTool: NO_TOOL,
     method: 'POST',
     path: '/v3/webhooks',
-    tag: TAG,
     summary: 'Subscribe a URL to an event',
+    fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response body (4.7: not shown)'),
     description:
       'Body: eventType, targetUrl (http or https), scope {type: Template | Task | Workspace | Field, key} (key omitted for Workspace; Field for file_uploaded), optional secret. With a secret every delivery carries SVC-Signature: sha256=<hex HMAC-SHA256 of the body>.',
     input: {
@@ -80,34 +79,25 @@ export const webhookOperations = [
         )
         .optional()
         .describe('what to listen to; default Workspace where the event allows it'),
-      secret: z
-        .string({ error: 'must be a string' })
-        .min(1, { error: 'must not be empty' })
-        .max(256, { error: 'must be at most 256 characters' })
-        .optional()
-        .describe('signs every delivery: SVC-Signature: sha256=<hex HMAC-SHA256 of the body>; never returned'),
+      secret: nonEmptyText(256).optional().describe('signs every delivery: SVC-Signature: sha256=<hex HMAC-SHA256 of the body>; never returned'),
     },
     output: webhook,
     refusals: [],
-    budget: 'standard',
     annotations: CREATE,
     actor: 'admin',
     adminRefusal: ADMINS_ONLY,
     status: 201,
     handler: (ctx, input) => createWebhook(ctx, input as never),
   }),
-  defineOperation({
+  webhookOperation({
     id: 'deleteWebhook',
-    fidelity: mixed('4.7, 5.6', 'docs/webhooks.md', 'the response (4.7: not shown)'),
-    noTool: NO_TOOL,
     method: 'DELETE',
     path: '/v3/webhooks/:id',
-    tag: TAG,
     summary: 'Delete a webhook subscription',
+    fidelity: mixed('4.7, 5.6', 'docs/webhooks.md', 'the response (4.7: not shown)'),
     description: 'Pending deliveries of the subscription are cancelled.',
     input: { id: guid().describe('subscription id (GUID)') },
     refusals: ['404 WEBHOOK_NOT_FOUND'],
-    budget: 'standard',
     annotations: REMOVE,
     actor: 'admin',
     adminRefusal: ADMINS_ONLY,

@@ -35,3 +35,7 @@ export const page = <T extends z.ZodType>(item: T, description = 'Page of result
       total: count('Number of items over all pages'),
     })
     .describe(description);
+
+/** An answer holding one named list, e.g. `{operators: [...]}`. */
+export const listUnder = <K extends string, T extends z.ZodType>(key: K, item: T, listDescription: string) =>
+  z.strictObject({ [key]: z.array(item).describe(listDescription) } as Record<K, z.ZodArray<T>>);

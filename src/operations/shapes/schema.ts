@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CONDITION_OPERATORS, CONTENT_TYPES, DUE_DATE_SCENARIOS, templateDocumentSchema } from '../../domain/schema/template-format';
 import { VIOLATION_CODES } from './templates';
+import { listUnder } from './common';
 
 /** A JSON Schema document: the properties we always give are named, the rest is JSON Schema. */
 export const jsonSchemaDoc = (description: string) =>
@@ -41,9 +42,7 @@ const contentTypeSummary = {
   canBeFilledFromParameter: z.boolean().describe('Whether a checklist parameter may fill it'),
 };
 
-export const contentTypes = z
-  .strictObject({ contentTypes: z.array(z.strictObject(contentTypeSummary).describe('Content type')).describe('Every content type') })
-  .describe('Content types of template fields');
+export const contentTypes = listUnder('contentTypes', z.strictObject(contentTypeSummary).describe('Content type'), 'Every content type').describe('Content types of template fields');
 
 export const contentType = z
   .strictObject({
@@ -55,48 +54,36 @@ export const contentType = z
   })
   .describe('A content type described');
 
-export const conditionOperators = z
-  .strictObject({
-    operators: z
-      .array(
-        z.strictObject({
-          name: z.enum(CONDITION_OPERATORS).describe('Operator, as `operator` in a condition clause'),
-          description: z.string().describe('When it holds'),
-          takesValue: z.boolean().describe('Whether the clause has a `value`'),
-          contentTypes: z.array(z.enum(CONTENT_TYPES)).describe('Field types it applies to'),
-        }),
-      )
-      .describe('Every operator'),
-  })
-  .describe('Condition operators');
+export const conditionOperators = listUnder(
+  'operators',
+  z.strictObject({
+    name: z.enum(CONDITION_OPERATORS).describe('Operator, as `operator` in a condition clause'),
+    description: z.string().describe('When it holds'),
+    takesValue: z.boolean().describe('Whether the clause has a `value`'),
+    contentTypes: z.array(z.enum(CONTENT_TYPES)).describe('Field types it applies to'),
+  }),
+  'Every operator',
+).describe('Condition operators');
 
-export const dueDateScenarios = z
-  .strictObject({
-    scenarios: z
-      .array(
-        z.strictObject({
-          relativeTo: z.enum(DUE_DATE_SCENARIOS).describe('Value of dueDate.relativeTo'),
-          description: z.string().describe('How the due date is set'),
-          needs: z.array(z.enum(['task', 'field'])).describe('Other dueDate properties it needs'),
-          example: z.record(z.string(), z.unknown()).describe('An example dueDate'),
-          offsets: z.string().describe('How offsets are given'),
-        }),
-      )
-      .describe('Every scenario'),
-  })
-  .describe('Due-date scenarios');
+export const dueDateScenarios = listUnder(
+  'scenarios',
+  z.strictObject({
+    relativeTo: z.enum(DUE_DATE_SCENARIOS).describe('Value of dueDate.relativeTo'),
+    description: z.string().describe('How the due date is set'),
+    needs: z.array(z.enum(['task', 'field'])).describe('Other dueDate properties it needs'),
+    example: z.record(z.string(), z.unknown()).describe('An example dueDate'),
+    offsets: z.string().describe('How offsets are given'),
+  }),
+  'Every scenario',
+).describe('Due-date scenarios');
 
-export const validationCodes = z
-  .strictObject({
-    codes: z
-      .array(
-        z.strictObject({
-          code: z.enum(VIOLATION_CODES).describe('Violation code'),
-          severity: z.enum(['error', 'warning']).describe('error refuses the document, warning does not'),
-          path: z.string().describe('An example path where it is reported'),
-          description: z.string().describe('When it is given'),
-        }),
-      )
-      .describe('Every code the validator gives'),
-  })
-  .describe('Violation codes of template validation');
+export const validationCodes = listUnder(
+  'codes',
+  z.strictObject({
+    code: z.enum(VIOLATION_CODES).describe('Violation code'),
+    severity: z.enum(['error', 'warning']).describe('error refuses the document, warning does not'),
+    path: z.string().describe('An example path where it is reported'),
+    description: z.string().describe('When it is given'),
+  }),
+  'Every code the validator gives',
+).describe('Violation codes of template validation');

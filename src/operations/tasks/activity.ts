@@ -1,6 +1,6 @@
 // The activity of one task (spec v3 4.3 get_task_activity): newest first, paged (4.1 rule 11).
 import type { Operation } from '../define';
-import { READ, mixed } from '../define';
+import { READ } from '../define';
 import { cursor, pageSizeStrict } from '../schemas';
 import { activityPage } from '../shapes/tasks';
 import { taskActivity } from '../../domain/tasks/feed';
@@ -9,7 +9,6 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const activityOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskActivity',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'get_task_activity',
     method: 'GET',
     suffix: '/activity',
@@ -22,7 +21,6 @@ export const activityOperations = (w: WhereKind): Operation[] => [
     query: ['after', 'pageSize'],
     output: activityPage,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input, t) => taskActivity(ctx, t(), input),
   }),

@@ -14,7 +14,6 @@ const COVERED = 'The spec names no tool for this read: it is covered by get_task
 export const assigneeOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskAssignees',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: COVERED,
     method: 'GET',
     suffix: '/assignees',
@@ -23,17 +22,16 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: assigneesOfTask,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => readAssignees(ctx, t()),
   }),
   taskOperation(w, {
     id: 'setTaskAssignees',
-    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the request and response bodies'),
     tool: 'set_task_assignees',
     method: 'PUT',
     suffix: '/assignees',
     summary: `Assign ${whereText(w)}`,
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the request and response bodies'),
     description:
       'Replaces every assignee. Each entry is {type, id} (TeamMember or Group) or {name} (full name, email or group name; ignored when id is given). Only active Administrators, Members and Guests and all groups match; a name matching more than one candidate is refused (400) listing the candidates by type and id. Returns the task.',
     input: {
@@ -45,7 +43,6 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     },
     output: task,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => {
       // Names are resolved before the task is looked up (400 before 404).
@@ -55,16 +52,15 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'clearTaskAssignees',
-    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the response body'),
     tool: 'clear_task_assignees',
     method: 'DELETE',
     suffix: '/assignees',
     summary: `Unassign everyone from ${whereText(w)}`,
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the response body'),
     description: 'Returns the task. The isAssignedExclusively flag is kept.',
     input: {},
     output: task,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, _input, t) => clearAssignees(ctx, t()),
   }),

@@ -6,14 +6,13 @@ import { CREATE, READ, REMOVE, mixed } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
 import { fileInput } from './inputs';
-import { intId } from '../schemas';
+import { intId, text } from '../schemas';
 import { namingList } from './naming';
 import { taskOperation, whereText, type WhereKind } from './where';
 
 export const commentOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listTaskComments',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
     method: 'GET',
     suffix: '/comments',
@@ -22,36 +21,26 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: commentList,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => listComments(ctx, t()),
   }),
   taskOperation(w, {
     id: 'addTaskComment',
-    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'assignedMentioned assigns under the same rule as the assignee route (docs/decisions.md); the comment bodies'),
     tool: 'add_task_comment',
     method: 'POST',
     suffix: '/comments',
     summary: `Comment on ${whereText(w)}`,
+    fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'assignedMentioned assigns under the same rule as the assignee route (docs/decisions.md); the comment bodies'),
     description:
       'Body {html | text, assignedMentioned?, attachment?: {name, contentType, data (base64)}}. A mention in html is an element with data-mention-type and data-mention-id. People in assignedMentioned are mentioned and assigned. Not idempotent without an Idempotency-Key. Answers 201 with the comment.',
     input: {
-      html: z
-        .string({ error: 'must be a string of HTML' })
-        .max(100_000, { error: 'must be at most 100,000 characters' })
-        .optional()
-        .describe('The comment as HTML; a mention is an element with data-mention-type and data-mention-id. Send html or text, not both'),
-      text: z
-        .string({ error: 'must be a string' })
-        .max(50_000, { error: 'must be at most 50,000 characters' })
-        .optional()
-        .describe('The comment as plain text (escaped into paragraphs); instead of html'),
+      html: text(100_000, 'must be a string of HTML').optional().describe('The comment as HTML; a mention is an element with data-mention-type and data-mention-id. Send html or text, not both'),
+      text: text(50_000).optional().describe('The comment as plain text (escaped into paragraphs); instead of html'),
       assignedMentioned: namingList('people to mention and assign').optional().describe('People and groups to mention and also assign to the task: {type, id} or {name} each'),
       attachment: z.object(fileInput, { error: 'must be {name, contentType, data}' }).optional().describe('A file attached to the comment'),
     },
     output: comment,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: CREATE,
     status: 201,
     handler: (ctx, input, t) => {
@@ -62,7 +51,6 @@ export const commentOperations = (w: WhereKind): Operation[] => [
   }),
   taskOperation(w, {
     id: 'removeTaskComment',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'remove_task_comment',
     method: 'DELETE',
     suffix: '/comments/:commentId',
@@ -70,7 +58,6 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     description: 'Comments cannot be edited; they stay or are deleted whole, by their author or an Administrator. Answers 204.',
     input: { commentId: intId().describe('The comment id (from the comment list)') },
     refusals: ['403 FORBIDDEN', '404 COMMENT_NOT_FOUND'],
-    budget: 'standard',
     annotations: REMOVE,
     status: 204,
     handler: (ctx, input, t) => deleteComment(ctx, t(), input.commentId),

@@ -1,7 +1,7 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
-import { READ, mixed, REPLACE, REMOVE } from '../define';
+import { READ, REPLACE, REMOVE } from '../define';
 import { instant } from '../schemas';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
@@ -10,7 +10,6 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const dueDateOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskDueDate',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
     method: 'GET',
     suffix: '/due-date',
@@ -19,13 +18,11 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: dueDateOfTask,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => readDueDate(ctx, t()),
   }),
   taskOperation(w, {
     id: 'setTaskDueDate',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'set_task_due_date',
     method: 'PUT',
     suffix: '/due-date',
@@ -35,13 +32,11 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     input: { dueDateTime: instant().describe('The due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC') },
     output: task,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => setDueDate(ctx, t(), input.dueDateTime),
   }),
   taskOperation(w, {
     id: 'clearTaskDueDate',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'clear_task_due_date',
     method: 'DELETE',
     suffix: '/due-date',
@@ -50,7 +45,6 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: task,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, _input, t) => clearDueDate(ctx, t()),
   }),

@@ -1,22 +1,43 @@
 // Field answers of a task (spec v3 4.3 "Fields ... read all or one field; answer one field or up
 // to 50 in one call"; bodies in docs/tasks.md). Answering a field is what satisfies a required control.
 import { z } from 'zod';
-import type { Operation } from '../define';
-import { READ, mixed, REPLACE } from '../define';
+import type { Operation, Refusal } from '../define';
+import { READ, REPLACE } from '../define';
 import { guid } from '../schemas';
 import { field, fieldList } from '../shapes/tasks';
 import { answerField, answerFields, getField, listFields, MAX_FIELDS_PER_CALL } from '../../domain/tasks/fields';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, whereText, type TaskOperationSpec, type WhereKind } from './where';
 
-export const NO_FIELD_TOOL = 'The spec names no MCP tool for the field, file and row routes (4.3); an MCP client answers fields over REST or through the parameters of POST /v3/checklists.';
-export const fieldKeyInput = () => ({ fieldKey: guid('a field key (GUID)').describe('The field key (GUID)') });
+const NO_FIELD_TOOL = 'The spec names no MCP tool for the field, file and row routes (4.3); an MCP client answers fields over REST or through the parameters of POST /v3/checklists.';
+const fieldKeyInput = () => ({ fieldKey: guid('a field key (GUID)').describe('The field key (GUID)') });
+type FieldKeyShape = ReturnType<typeof fieldKeyInput>;
+
+type FieldOperationSpec<S extends z.ZodRawShape> = Omit<TaskOperationSpec<S & FieldKeyShape>, 'tool' | 'noTool' | 'input' | 'refusals'> & {
+  /** The properties besides the path keys. */
+  input: S;
+  /** Refusals besides 403 and 404 FIELD_NOT_FOUND. */
+  refusals?: Refusal[];
+};
+
+/**
+ * An operation on one field of a task, at `.../fields/{fieldKey}` + `suffix`: the field key joins
+ * the input, and the task's refusals (403) and the field's lookup (404) come before `refusals`.
+ */
+export function fieldOperation<S extends z.ZodRawShape>(w: WhereKind, spec: FieldOperationSpec<S>): Operation {
+  return taskOperation<S & FieldKeyShape>(w, {
+    ...spec,
+    noTool: NO_FIELD_TOOL,
+    suffix: `/fields/:fieldKey${spec.suffix}`,
+    input: { ...fieldKeyInput(), ...spec.input },
+    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND', ...(spec.refusals ?? [])],
+  });
+}
 const required = (msg: string) => z.unknown().refine((v) => v !== undefined, { error: msg });
 const VALUE = 'The answer in the form of the field type (docs/tasks.md "Answering fields"); null clears';
 
 export const fieldOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listTaskFields',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'GET',
     suffix: '/fields',
@@ -25,13 +46,11 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => listFields(ctx, t()),
   }),
   taskOperation(w, {
     id: 'answerTaskFields',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: NO_FIELD_TOOL,
     method: 'PATCH',
     suffix: '/fields',
@@ -55,37 +74,28 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     },
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => answerFields(ctx, t(), input.fields),
   }),
-  taskOperation(w, {
+  fieldOperation(w, {
     id: 'getTaskField',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
-    noTool: NO_FIELD_TOOL,
     method: 'GET',
-    suffix: '/fields/:fieldKey',
+    suffix: '',
     summary: `Read one field of ${whereText(w)}`,
     description: 'Returns the field object, also for a field a condition hides.',
-    input: { ...fieldKeyInput() },
+    input: {},
     output: field,
-    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, input, t) => getField(ctx, t(), input.fieldKey),
   }),
-  taskOperation(w, {
+  fieldOperation(w, {
     id: 'answerTaskField',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
-    noTool: NO_FIELD_TOOL,
     method: 'PUT',
-    suffix: '/fields/:fieldKey',
+    suffix: '',
     summary: `Answer one field of ${whereText(w)}`,
     description: 'Body {value}; null clears. Returns the field. Refused (409) while the task is halted.',
-    input: { ...fieldKeyInput(), value: required('is required (null clears the answer)').describe(VALUE) },
+    input: { value: required('is required (null clears the answer)').describe(VALUE) },
     output: field,
-    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => answerField(ctx, t(), input.fieldKey, input.value),
   }),

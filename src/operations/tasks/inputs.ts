@@ -1,18 +1,11 @@
 // Input pieces shared by several task areas: an uploaded file and a position counted from 1.
 import { z } from 'zod';
+import { nonEmptyText, text } from '../schemas';
 
 /** A file in a JSON body (spec v3 4.1 rule 1: bytes base64-encoded, never multipart). */
 export const fileInput = {
-  name: z
-    .string({ error: 'must be the file name (a string)' })
-    .min(1, { error: 'must not be empty' })
-    .max(255, { error: 'must be at most 255 characters' })
-    .describe('File name'),
-  contentType: z
-    .string({ error: 'must be a media type such as application/pdf' })
-    .max(255, { error: 'must be at most 255 characters' })
-    .optional()
-    .describe('Media type such as application/pdf; default application/octet-stream'),
+  name: nonEmptyText(255, 'must be the file name (a string)').describe('File name'),
+  contentType: text(255, 'must be a media type such as application/pdf').optional().describe('Media type such as application/pdf; default application/octet-stream'),
   data: z.string({ error: 'must be the file bytes, base64-encoded' }).describe('The file bytes, base64-encoded; at most 5 MB decoded'),
 };
 

@@ -1,17 +1,13 @@
 // Naming an assignee in a request (spec v3 2.4 "Naming an assignee", 4.6 rule 6).
 import { z } from 'zod';
-import { intId } from '../schemas';
+import { intId, text } from '../schemas';
 
 export const namingEntry = () =>
   z.object(
     {
       type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
       id: intId().optional().describe('Member id or group id'),
-      name: z
-        .string({ error: 'must be a string' })
-        .max(500, { error: 'must be at most 500 characters' })
-        .optional()
-        .describe("A member's full name or email, or a group's name (case-insensitive); ignored when id is given"),
+      name: text(500).optional().describe("A member's full name or email, or a group's name (case-insensitive); ignored when id is given"),
     },
     { error: 'must be {type, id} or {name}' },
   );

@@ -2,27 +2,24 @@
 // cells"; docs/tasks.md "Table rows"). Indexes count from 1, like the Table payload of 6.2.
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { CREATE, REMOVE, mixed, REPLACE } from '../define';
-import { guid } from '../schemas';
+import { CREATE, REMOVE, REPLACE } from '../define';
+import { guid, text } from '../schemas';
 import { field } from '../shapes/tasks';
 import { addRows, removeRows, setCells } from '../../domain/tasks/fields';
-import { fieldKeyInput, NO_FIELD_TOOL } from './fields';
+import { fieldOperation } from './fields';
 import { position } from './inputs';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { whereText, type WhereKind } from './where';
 
 const ROW_INDEXES = 'must be row numbers from 1, comma-separated';
 
 export const rowOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  fieldOperation(w, {
     id: 'addTableRows',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
-    noTool: NO_FIELD_TOOL,
     method: 'POST',
-    suffix: '/fields/:fieldKey/rows',
+    suffix: '/rows',
     summary: `Add rows to a Table field of ${whereText(w)}`,
     description: 'Body {rows: [[cell, ...], ...]} (strings or null, in column order); appended. Returns the field. Refused (409) while the task is halted.',
     input: {
-      ...fieldKeyInput(),
       rows: z
         .array(z.unknown(), { error: 'must be an array of rows' })
         .min(1, { error: 'must add at least one row' })
@@ -30,21 +27,16 @@ export const rowOperations = (w: WhereKind): Operation[] => [
         .describe('Rows to append, each an array of cell strings (or null) in column order, no wider than the table'),
     },
     output: field,
-    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
-    budget: 'standard',
     annotations: CREATE,
     handler: (ctx, input, t) => addRows(ctx, t(), input.fieldKey, input.rows),
   }),
-  taskOperation(w, {
+  fieldOperation(w, {
     id: 'removeTableRows',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
-    noTool: NO_FIELD_TOOL,
     method: 'DELETE',
-    suffix: '/fields/:fieldKey/rows',
+    suffix: '/rows',
     summary: `Remove rows from a Table field of ${whereText(w)}`,
     description: 'Query rowIndexes=1,3 (from 1). A row that does not exist is refused (400). Returns the field.',
     input: {
-      ...fieldKeyInput(),
       rowIndexes: z
         .string({ error: ROW_INDEXES })
         .regex(/^\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,5}\s*)*$/, { error: ROW_INDEXES })
@@ -52,8 +44,6 @@ export const rowOperations = (w: WhereKind): Operation[] => [
     },
     query: ['rowIndexes'],
     output: field,
-    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, input, t) =>
       removeRows(
@@ -63,16 +53,13 @@ export const rowOperations = (w: WhereKind): Operation[] => [
         input.rowIndexes.split(',').map((s) => Number(s.trim())),
       ),
   }),
-  taskOperation(w, {
+  fieldOperation(w, {
     id: 'setTableCells',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
-    noTool: NO_FIELD_TOOL,
     method: 'PATCH',
-    suffix: '/fields/:fieldKey/rows',
+    suffix: '/rows',
     summary: `Set cells of a Table field of ${whereText(w)}`,
     description: 'Body {cells: [{rowIndex, columnIndex | columnKey, value}]} (indexes from 1; value a string or null). Returns the field.',
     input: {
-      ...fieldKeyInput(),
       cells: z
         .array(
           z.object(
@@ -80,11 +67,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
               rowIndex: position('row number from 1').describe('Row number, from 1'),
               columnIndex: position('column number from 1').optional().describe('Column number, from 1 (or columnKey)'),
               columnKey: guid('a column key (GUID)').optional().describe('Column key (or columnIndex)'),
-              value: z
-                .string({ error: 'must be a string or null' })
-                .max(10_000, { error: 'must be at most 10,000 characters' })
-                .nullable()
-                .describe('The cell: a string, or null to empty it'),
+              value: text(10_000, 'must be a string or null').nullable().describe('The cell: a string, or null to empty it'),
             },
             { error: 'must be {rowIndex, columnIndex | columnKey, value}' },
           ),
@@ -95,8 +78,6 @@ export const rowOperations = (w: WhereKind): Operation[] => [
         .describe('The cells to set, 1 to 1,000'),
     },
     output: field,
-    refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => setCells(ctx, t(), input.fieldKey, input.cells),
   }),

@@ -3,7 +3,7 @@
 // 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
 // malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { READ, mixed, REPLACE, REMOVE } from '../define';
+import { READ, REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../schemas';
@@ -12,7 +12,6 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const snoozeOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'getTaskSnooze',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'get_task_snooze',
     method: 'GET',
     suffix: '/snooze',
@@ -21,13 +20,11 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => getSnooze(ctx, t()),
   }),
   taskOperation(w, {
     id: 'setTaskSnooze',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'set_task_snooze',
     method: 'PUT',
     suffix: '/snooze',
@@ -36,13 +33,11 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     input: { snoozedUntil: instant().describe('Until when: ISO 8601, in the future; Z = UTC, an offset is honoured, no offset = UTC') },
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE', '403 FORBIDDEN'],
-    budget: 'standard',
     annotations: REPLACE,
     handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
   }),
   taskOperation(w, {
     id: 'endTaskSnooze',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'end_task_snooze',
     method: 'DELETE',
     suffix: '/snooze',
@@ -51,7 +46,6 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, _input, t) => endSnooze(ctx, t()),
   }),

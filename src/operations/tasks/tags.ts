@@ -1,6 +1,6 @@
 // A task's own tags (spec v3 2.4 detail `tags`, 4.1 rule 5; EMULATOR.md: POST {tags}, DELETE ?name=).
 import type { Operation } from '../define';
-import { READ, SET, mixed, REMOVE } from '../define';
+import { READ, SET, REMOVE } from '../define';
 import { tagList, tagName } from '../schemas';
 import { tagNames } from '../shapes/tasks';
 import { addTaskTags, listTaskTags, removeTaskTag } from '../../domain/tasks/tags';
@@ -9,7 +9,6 @@ import { taskOperation, whereText, type WhereKind } from './where';
 export const tagOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
     id: 'listTaskTags',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
     method: 'GET',
     suffix: '/tags',
@@ -18,13 +17,11 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     input: {},
     output: tagNames,
     refusals: ['403 FORBIDDEN'],
-    budget: 'standard',
     annotations: READ,
     handler: (ctx, _input, t) => listTaskTags(ctx, t()),
   }),
   taskOperation(w, {
     id: 'addTaskTags',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'add_task_tags',
     method: 'POST',
     suffix: '/tags',
@@ -35,13 +32,11 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     },
     output: tagNames,
     refusals: [],
-    budget: 'standard',
     annotations: SET,
     handler: (ctx, input, t) => addTaskTags(ctx, t(), input.tags),
   }),
   taskOperation(w, {
     id: 'removeTaskTag',
-    fidelity: mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)'),
     tool: 'remove_task_tag',
     method: 'DELETE',
     suffix: '/tags',
@@ -53,7 +48,6 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     query: ['name'],
     output: tagNames,
     refusals: [],
-    budget: 'standard',
     annotations: REMOVE,
     handler: (ctx, input, t) => removeTaskTag(ctx, t(), input.name),
   }),

@@ -3,7 +3,7 @@
 // the spec names none). Every suffix operation is declared once and built for both.
 import { z } from 'zod';
 import type { Ctx } from '../../context';
-import { defineOperation, type Fidelity, type Operation, type Refusal } from '../define';
+import { defineOperation, mixed, type Budget, type Fidelity, type Operation, type Refusal } from '../define';
 import { guid } from '../schemas';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
@@ -34,7 +34,10 @@ function finder(w: WhereKind, ctx: Ctx, input: { checklistKey?: unknown; taskKey
 const opId = (w: WhereKind, name: string) => (w === 'checklist' ? name : /Task/.test(name) ? name.replace(/Task/, 'StandaloneTask') : `${name}OfStandaloneTask`);
 export const whereText = (w: WhereKind) => (w === 'checklist' ? 'a checklist task' : 'a standalone task');
 
-type Common<S extends z.ZodRawShape> = Omit<Operation<S>, 'id' | 'tool' | 'noTool' | 'path' | 'tag' | 'handler' | 'input' | 'refusals'>;
+type Common<S extends z.ZodRawShape> = Omit<Operation<S>, 'id' | 'tool' | 'noTool' | 'path' | 'tag' | 'handler' | 'input' | 'refusals' | 'fidelity' | 'budget'>;
+
+/** Where most task routes' behaviour comes from: 4.3 names them, docs/tasks.md shows their bodies. */
+const BODIES_NOT_SHOWN = mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)');
 
 export interface TaskOperationSpec<S extends z.ZodRawShape> extends Common<S> {
   /** The checklist operation's id; the standalone twin's is derived (opId). */
@@ -48,6 +51,10 @@ export interface TaskOperationSpec<S extends z.ZodRawShape> extends Common<S> {
   input: S;
   /** Refusals besides the lookup (404) ones. */
   refusals: Refusal[];
+  /** Default: 4.3 names the route, docs/tasks.md shows the bodies. */
+  fidelity?: Fidelity;
+  /** Default: standard. */
+  budget?: Budget;
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>, task: () => TaskTarget) => unknown;
 }
 
@@ -61,11 +68,12 @@ const NO_TOOL_STANDALONE = 'The spec names MCP tools only for checklist task rou
 
 /** One suffix operation at one place. */
 export function taskOperation<S extends z.ZodRawShape>(w: WhereKind, spec: TaskOperationSpec<S>): Operation {
-  const { suffix, tool, noTool, refusals, handler, input, id, fidelity, ...rest } = spec;
+  const { suffix, tool, noTool, refusals, handler, input, id, fidelity = BODIES_NOT_SHOWN, budget = 'standard', ...rest } = spec;
   return defineOperation({
     ...rest,
     id: opId(w, id),
     fidelity: w === 'checklist' ? fidelity : standaloneFidelity(fidelity),
+    budget,
     tag: TAG[w],
     path: `${BASE[w]}${suffix}`,
     ...(w === 'checklist' ? (tool ? { tool } : { noTool }) : { noTool: NO_TOOL_STANDALONE }),

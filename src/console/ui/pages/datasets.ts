@@ -9,6 +9,7 @@ import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { session } from '../session';
 import { Loaded, Refusal, Badge, Wide } from '../parts';
+import { saveDownload, sendPickedFile } from '../files';
 
 export function DataSetList() {
   const { answer } = useApi(() => v3('GET', '/v3/data-sets?pageSize=100'), []);
@@ -65,21 +66,6 @@ function Connections({ setKey }: { setKey: string }) {
   </section>`;
 }
 
-/** GET .../export through the console's route (it needs the key header, so not a plain link), saved as a download. */
-async function download(path: string): Promise<{ ok: boolean; status: number; body: unknown; error?: any; name?: string }> {
-  const res = await fetch(consolePath(path), { headers: session.key ? { 'X-API-KEY': session.key } : {} });
-  if (!res.ok) return { ok: false, status: res.status, body: undefined, error: (await res.json().catch(() => undefined))?.error ?? { code: `HTTP_${res.status}`, message: '' } };
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'data-set.csv';
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return { ok: true, status: 200, body: undefined, name };
-}
-
 const PAGE = 50;
 
 export function DataSetPage({ setKey, query }: { setKey: string; query: URLSearchParams }) {
@@ -92,16 +78,7 @@ export function DataSetPage({ setKey, query }: { setKey: string; query: URLSearc
   const act = useAction();
   const after = cursors[cursors.length - 1];
   const records = useApi(() => v3('GET', `${path}/records?pageSize=${PAGE}${viewKey ? `&viewKey=${enc(viewKey)}` : ''}${after ? `&after=${enc(after)}` : ''}`), [path, viewKey, after ?? '']);
-  const importFile = async (ev: Event) => {
-    const input = ev.target as HTMLInputElement;
-    const file = input.files?.[0];
-    if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let bin = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    await act.run(() => v3('POST', `${path}/import`, { file: { name: file.name, data: btoa(bin) } }), `Imported ${file.name}`);
-    input.value = '';
-  };
+  const importFile = (ev: Event) => sendPickedFile(ev, (file, data) => act.run(() => v3('POST', `${path}/import`, { file: { name: file.name, data } }), `Imported ${file.name}`));
   return html`<${Loaded} answer=${set.answer} what=${`GET ${path}`}>
     ${(d: any) => {
       const view = (d.views as any[]).find((v) => v.key === viewKey) ?? (d.views as any[]).find((v) => v.isDefault);
@@ -117,7 +94,7 @@ export function DataSetPage({ setKey, query }: { setKey: string; query: URLSearc
             history.replaceState(null, '', `${location.pathname}?view=${enc((e.target as HTMLSelectElement).value)}`);
           }}>${(d.views as any[]).map((v) => html`<option value=${v.key}>${v.name}</option>`)}</select></label>
           <label>Filter the records shown <input type="search" value=${filter} onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)} /></label>
-          <button type="button" onClick=${() => download(`${path}/export${view ? `?viewKey=${enc(view.key)}` : ''}`).then((a) => act.run(async () => a as any, `Exported ${a.name ?? ''}`))}>Export CSV</button>
+          <button type="button" onClick=${() => saveDownload(consolePath(`${path}/export${view ? `?viewKey=${enc(view.key)}` : ''}`), session.key ? { 'X-API-KEY': session.key } : {}, 'data-set.csv').then((a) => act.run(async () => a, `Exported ${a.name ?? ''}`))}>Export CSV</button>
           <label>Import CSV (replaces the records) <input type="file" accept=".csv,text/csv" onChange=${importFile} /></label>
         </form>
         ${view && (view.filters.length > 0 || view.sorts.length > 0) && html`<p class="muted">View ${view.name}: ${view.filters.length} filter${view.filters.length === 1 ? '' : 's'}, ${view.sorts.length} sort${view.sorts.length === 1 ? '' : 's'}${hidden.size ? `, ${hidden.size} hidden field${hidden.size === 1 ? '' : 's'}` : ''}.</p>`}

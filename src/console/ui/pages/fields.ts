@@ -9,6 +9,7 @@ import { v3, enc } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { Refusal, Wide } from '../parts';
+import { sendPickedFile } from '../files';
 
 const TEXT_TYPES = new Set(['ShortText', 'LongText', 'EmailInput', 'Website']);
 const LIST_TYPES = new Set(['MultiChoice', 'SubTasks']);
@@ -54,16 +55,8 @@ function hint(f: any, def?: any): string {
 function FileField({ base, f }: { base: string; f: any }) {
   const act = useAction();
   const files: any[] = Array.isArray(f.value) ? f.value : [];
-  const upload = async (ev: Event) => {
-    const input = ev.target as HTMLInputElement;
-    const file = input.files?.[0];
-    if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let bin = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    await act.run(() => v3('POST', `${base}/fields/${enc(f.key)}/files`, { name: file.name, contentType: file.type || undefined, data: btoa(bin) }), `Uploaded ${file.name}`);
-    input.value = '';
-  };
+  const upload = (ev: Event) =>
+    sendPickedFile(ev, (file, data) => act.run(() => v3('POST', `${base}/fields/${enc(f.key)}/files`, { name: file.name, contentType: file.type || undefined, data }), `Uploaded ${file.name}`));
   return html`<div class="files">
     <ul>
       ${files.map(

@@ -7,6 +7,7 @@ import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
+import { OneFieldForm, tagBadges } from '../forms';
 import { navigate } from '../router';
 import { Refusal, Badge } from '../parts';
 
@@ -76,7 +77,6 @@ export function Upgrades({ templateKey, version }: { templateKey: string; versio
 /** Archive or unarchive, share, and the tags of a checklist. */
 export function ChecklistActions({ c }: { c: any }) {
   const act = useAction();
-  const [tag, setTag] = useState('');
   const [share, setShare] = useState<string | undefined>(undefined);
   const base = `/v3/checklists/${enc(c.key)}`;
   return html`<section aria-labelledby="manage-h" class="manage">
@@ -90,15 +90,8 @@ export function ChecklistActions({ c }: { c: any }) {
     </div>
     <div class="inline tags">
       <span>Tags:</span>
-      ${(c.tags ?? []).length === 0 ? html`<span class="muted">none</span>` : (c.tags as string[]).map((t) => html`<span class="badge badge-muted">${t} <button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/tags?name=${enc(t)}`), `Tag ${t} removed`)}>Remove<span class="sr-only"> tag ${t}</span></button></span> `)}
-      <form class="inline" onSubmit=${(e: Event) => {
-        e.preventDefault();
-        void act.run(() => v3('POST', `${base}/tags`, { tags: [tag] }), `Tag ${tag} added`, () => setTag(''));
-      }}>
-        <label for="tag-input">Add a tag</label>
-        <input id="tag-input" value=${tag} onInput=${(e: Event) => setTag((e.target as HTMLInputElement).value)} />
-        <button type="submit">Add tag</button>
-      </form>
+      ${tagBadges(act, base, c.tags ?? [])}
+      <${OneFieldForm} act=${act} label="Add a tag" inputId="tag-input" submit="Add tag" send=${(tag: string) => v3('POST', `${base}/tags`, { tags: [tag] })} done=${(tag: string) => `Tag ${tag} added`} />
     </div>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="checklist" />`}
   </section>`;
@@ -134,28 +127,13 @@ export function NewStandaloneTask() {
 /** A standalone task's own actions: rename, attach to a checklist or detach, delete. */
 export function StandaloneActions({ t }: { t: any }) {
   const act = useAction();
-  const [name, setName] = useState('');
-  const [attach, setAttach] = useState('');
   const base = `/v3/tasks/${enc(t.key)}`;
   return html`<section aria-labelledby="standalone-h">
     <h3 id="standalone-h">Standalone task</h3>
-    <form class="inline" onSubmit=${(e: Event) => {
-      e.preventDefault();
-      void act.run(() => v3('PATCH', base, { name }), 'Task renamed', () => setName(''));
-    }}>
-      <label for="rename-task">Rename to</label>
-      <input id="rename-task" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
-      <button type="submit">Rename</button>
-    </form>
-    <form class="inline" onSubmit=${(e: Event) => {
-      e.preventDefault();
-      void act.run(() => v3('PUT', `${base}/attachment`, { checklistKey: attach.trim() }), 'Task attached', () => setAttach(''));
-    }}>
-      <label for="attach-task">Attach to checklist (key)</label>
-      <input id="attach-task" value=${attach} onInput=${(e: Event) => setAttach((e.target as HTMLInputElement).value)} />
-      <button type="submit">Attach</button>
+    <${OneFieldForm} act=${act} label="Rename to" inputId="rename-task" submit="Rename" send=${(name: string) => v3('PATCH', base, { name })} done="Task renamed" />
+    <${OneFieldForm} act=${act} label="Attach to checklist (key)" inputId="attach-task" submit="Attach" send=${(key: string) => v3('PUT', `${base}/attachment`, { checklistKey: key.trim() })} done="Task attached">
       ${t.checklist && html`<button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/attachment`), 'Task detached')}>Detach</button>`}
-    </form>
+    <//>
     <button type="button" onClick=${() => confirm(`Delete the task ${t.name}?`) && act.run(() => v3('DELETE', base), 'Task deleted', () => navigate('/app/my-work'))}>Delete task</button>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="task" />`}
   </section>`;

@@ -10,6 +10,7 @@ import { useAction } from '../action';
 import { usePanelLive, emulatorNow, type PanelState } from '../live';
 import { config } from '../config';
 import { Refusal, Badge, Time, Wide, when } from '../parts';
+import { saveDownload } from '../files';
 
 /** POST /app/_/sign-in with the token: the cookie that lets the panel's EventSource through the gate. */
 export const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
@@ -71,20 +72,8 @@ function Clock({ live }: { live?: PanelState }) {
 function Database() {
   const act = useAction();
   const exportDb = async () => {
-    const res = await fetch('/_emulator/export', { headers: session.token ? { Authorization: `Bearer ${session.token}` } : {} });
-    if (!res.ok) {
-      const error = (await res.json().catch(() => undefined))?.error ?? { code: `HTTP_${res.status}`, message: '' };
-      return act.run(async () => ({ ok: false, status: res.status, body: undefined, error }), '');
-    }
-    const blob = await res.blob();
-    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'wfe.sqlite';
-    const url = URL.createObjectURL(blob);
-    const a2 = document.createElement('a');
-    a2.href = url;
-    a2.download = name;
-    a2.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    return act.run(async () => ({ ok: true, status: 200, body: undefined }), `Exported ${name}`);
+    const a = await saveDownload('/_emulator/export', session.token ? { Authorization: `Bearer ${session.token}` } : {}, 'wfe.sqlite');
+    return act.run(async () => a, a.ok ? `Exported ${a.name}` : '');
   };
   return html`<section aria-labelledby="db-h" class="card">
     <h2 id="db-h">Database</h2>

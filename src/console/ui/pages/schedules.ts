@@ -6,6 +6,7 @@ import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
+import { OneFieldForm } from '../forms';
 import { navigate } from '../router';
 import { Loaded, Refusal, Badge, Wide } from '../parts';
 
@@ -79,20 +80,13 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
   const schedule = useApi(() => v3('GET', path), [path]);
   const runs = useApi(() => v3('GET', `${path}/runs?pageSize=100`), [path]);
   const act = useAction();
-  const [name, setName] = useState('');
   return html`<${Loaded} answer=${schedule.answer} what=${`GET ${path}`}>
     ${(x: any) => html`<div class="crumbs"><a href="/app/schedules">Schedules</a> › <span>${x.name}</span></div>
       <h1>${x.name}</h1>
       <p class="summary"><${Badge} kind=${x.status === 'Active' ? 'InProgress' : 'muted'}>${x.status}<//> · template <a href=${appPath(x.template?.url)}>${x.template?.name}</a> · starts ${x.startDateTime} ${x.timeZone} · ${x.recurrence ? x.recurrence.frequency : 'once'}</p>
-      <form class="inline" onSubmit=${(e: Event) => {
-        e.preventDefault();
-        void act.run(() => v3('PATCH', path, { name }), 'Schedule renamed', () => setName(''));
-      }}>
-        <label for="rename-schedule">Rename to</label>
-        <input id="rename-schedule" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
-        <button type="submit">Rename</button>
+      <${OneFieldForm} act=${act} label="Rename to" inputId="rename-schedule" submit="Rename" send=${(name: string) => v3('PATCH', path, { name })} done="Schedule renamed">
         <button type="button" onClick=${() => confirm(`Delete the schedule ${x.name}?`) && act.run(() => v3('DELETE', path), 'Schedule deleted', () => navigate('/app/schedules'))}>Delete schedule</button>
-      </form>
+      <//>
       ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="schedule" />`}
       <h2>Runs</h2>
       <${Loaded} answer=${runs.answer} what="runs">${(b: any) => html`<${Wide} label="Runs"><table>

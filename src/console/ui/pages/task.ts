@@ -6,6 +6,7 @@ import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
+import { OneFieldForm, tagBadges } from '../forms';
 import { Loaded, Refusal, Badge, Time, isOverdue, names } from '../parts';
 import { useLive, emulatorNow } from '../live';
 import { StandaloneActions } from './manage';
@@ -93,19 +94,10 @@ function People({ base, t }: { base: string; t: any }) {
 
 function Tags({ base, t }: { base: string; t: any }) {
   const act = useAction();
-  const [tag, setTag] = useState('');
-  const tags: string[] = t.tags ?? [];
   return html`<section aria-labelledby="task-tags-h">
     <h3 id="task-tags-h">Tags</h3>
-    <p>${tags.length === 0 ? html`<span class="muted">none</span>` : tags.map((x) => html`<span class="badge badge-muted">${x} <button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/tags?name=${enc(x)}`), `Tag ${x} removed`)}>Remove<span class="sr-only"> tag ${x}</span></button></span> `)}</p>
-    <form class="inline" onSubmit=${(e: Event) => {
-      e.preventDefault();
-      void act.run(() => v3('POST', `${base}/tags`, { tags: [tag] }), `Tag ${tag} added`, () => setTag(''));
-    }}>
-      <label for="task-tag-input">Add a tag</label>
-      <input id="task-tag-input" value=${tag} onInput=${(e: Event) => setTag((e.target as HTMLInputElement).value)} />
-      <button type="submit">Add task tag</button>
-    </form>
+    <p>${tagBadges(act, base, t.tags ?? [])}</p>
+    <${OneFieldForm} act=${act} label="Add a tag" inputId="task-tag-input" submit="Add task tag" send=${(tag: string) => v3('POST', `${base}/tags`, { tags: [tag] })} done=${(tag: string) => `Tag ${tag} added`} />
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="tags" />`}
   </section>`;
 }
