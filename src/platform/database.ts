@@ -53,6 +53,10 @@ export class FixtureImage {
   private at: number | undefined;
   private fixture: string | undefined;
   private columns = new Map<string, string>();
+  /** The image's tables that hold rows: only they are copied back. */
+  private filled: string[] = [];
+  /** One statement naming the tables of main that hold rows: only they are emptied (a statement per table was most of a reset). */
+  private holding = '';
 
   reset(db: Db, fixture: FixtureSource, now: number): void {
     const plan = isBuiltIn(fixture) && fixture !== 'none' ? fixtureImage(fixture)?.plan : undefined;
@@ -81,14 +85,16 @@ export class FixtureImage {
       }
       if (hasSequence(db)) db.prepare(`CREATE TABLE ${IMAGE}."~sequence" AS SELECT name, seq FROM main.sqlite_sequence`).run();
     })();
+    this.filled = [...this.columns.keys()].filter((t) => db.prepare(`SELECT 1 FROM ${IMAGE}.${quote(t)} LIMIT 1`).get() !== undefined);
+    this.holding = [...this.columns.keys()].map((t) => `SELECT '${t.replace(/'/g, "''")}' AS name WHERE EXISTS (SELECT 1 FROM main.${quote(t)})`).join(' UNION ALL ');
     this.at = now;
     this.fixture = fixture;
   }
 
   private restore(db: Db, plan: ImagePlan, delta: number): void {
     db.transaction(() => {
-      deleteAll(db, [...this.columns.keys()]);
-      for (const [t, cols] of this.columns) db.prepare(`INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM ${IMAGE}.${quote(t)}`).run();
+      deleteAll(db, (db.prepare(this.holding).all() as { name: string }[]).map((r) => r.name));
+      for (const t of this.filled) db.prepare(`INSERT INTO main.${quote(t)} (${this.columns.get(t)}) SELECT ${this.columns.get(t)} FROM ${IMAGE}.${quote(t)}`).run();
       // The inserts above wrote their own counters: replaced by the image's.
       if (hasSequence(db)) {
         db.prepare('DELETE FROM main.sqlite_sequence').run();
