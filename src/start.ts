@@ -5,7 +5,7 @@ import { emptyExtensions, type AppExtensions } from './transports/http/app';
 import { extensions } from './extensions';
 import { requestChain } from './edge';
 import { Clock } from './clock';
-import { imageBytesAt } from './fixtures/image';
+import { imageBytesAt, imageReady } from './fixtures/image';
 
 export interface StartOptions extends EmulatorOptions {
   host?: string;
@@ -21,7 +21,7 @@ export interface Started {
 
 /** An emulator with every area's extension installed (workers, hooks), for any transport. */
 export function createEmulator(opts: EmulatorOptions = {}): { emu: Emulator; ext: AppExtensions } {
-  const emu = new Emulator(opts.db || opts.image ? opts : fromImage(opts));
+  const emu = new Emulator(opts.db || opts.image || !imageReady(opts.fixture ?? 'demo') ? opts : fromImage(opts));
   const ext: AppExtensions = emptyExtensions();
   ext.chain.push(...requestChain);
   for (const install of extensions) install(emu, ext, createEmulator);
@@ -31,6 +31,7 @@ export function createEmulator(opts: EmulatorOptions = {}): { emu: Emulator; ext
 /**
  * An in-memory database of a built-in fixture starts from the fixture's prepared image moved
  * to the clock's instant (src/fixtures/image.ts): the rows a load writes, without the load.
+ * Only when the image is ready (embedded by the build, or made already by this process).
  */
 function fromImage(opts: EmulatorOptions): EmulatorOptions {
   const clock = opts.clock ?? new Clock();

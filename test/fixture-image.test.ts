@@ -5,6 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Clock } from '../src/clock';
 import { openDb, type Db } from '../src/store/open';
+import { fixtureImage } from '../src/fixtures/image';
 import { startTestServer, DEMO, KEYS, type TestServer } from './helpers/server';
 
 const FIRST = Date.parse('2026-03-04T05:06:07.089Z');
@@ -110,6 +111,8 @@ async function assertSameAnswers(image: Urls, load: Urls): Promise<void> {
 }
 
 test('a start from the demo image has the rows and answers of a start that loads the fixture, at two instants', async () => {
+  // From source the image is made on first need (the build embeds it): made here, so the starts below open it.
+  assert.ok(fixtureImage('demo'), 'the demo fixture has an image');
   for (const ms of [FIRST, SECOND]) {
     const [image, load] = [await serve(ms, false), await serve(ms, true)];
     await assertSameAnswers(image.urls, load.urls);
