@@ -2,7 +2,8 @@
 // without --bundle-only, builds the single executable dist/wfe with Node's own SEA
 // support (see README "Single executable").
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const bundleOnly = process.argv.includes('--bundle-only');
@@ -33,6 +34,33 @@ const client = await build({
 });
 assets['console/app.js'] = client.outputFiles[0].text;
 assets['src/console/ui/style.css'] = readFileSync('src/console/ui/style.css', 'utf8');
+
+// The built-in fixtures' prepared images (src/fixtures/image.ts): made here, by the same code
+// and schema the bundle carries, so a start opens one instead of loading the fixture.
+const imageMaker = 'dist/.fixture-images.cjs';
+await build({
+  stdin: {
+    contents: `import { imageAsset } from './src/fixtures/image';
+import { fixtureNames } from './src/fixtures/source';
+const out: Record<string, string> = {};
+for (const name of fixtureNames()) { const text = imageAsset(name); if (text) out[\`fixture-images/\${name}.json\`] = text; }
+process.stdout.write(JSON.stringify(out));`,
+    resolveDir: '.',
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: imageMaker,
+  external: ['better-sqlite3', 'esbuild'],
+  define: { __WFE_ASSETS__: JSON.stringify(assets) },
+  logLevel: 'warning',
+});
+const made = spawnSync(process.execPath, [imageMaker], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+if (made.status !== 0) throw new Error(`the fixture images could not be made: ${made.stderr}`);
+rmSync(imageMaker, { force: true });
+Object.assign(assets, JSON.parse(made.stdout));
 
 await build({
   entryPoints: ['src/cli.ts'],

@@ -116,7 +116,7 @@ export const controlRoutes: ControlRoute[] = [
     refusals: { 409: ['CONFLICT'] },
     handler: (emu) => {
       try {
-        emu.fixtureImage.reset(emu.db, emu.fixture, emu.clock.now(), emu.clock.frozen);
+        emu.fixtureImage.reset(emu.db, emu.fixture, emu.clock.now());
       } catch (e) {
         // An edited fixture directory that no longer loads: refused, the data stays as it was.
         if (e instanceof FixtureError) throw new ApiError(409, 'CONFLICT', `${e.message}. Nothing was reset.`, { issues: e.issues });

@@ -121,7 +121,7 @@ export class InstanceManager {
     const { emu, ext } = this.make({
       ...p,
       db: undefined,
-      image: preparedImage(fixture, clock.now(), clock.frozen),
+      image: preparedImage(fixture, clock.now()),
       fixture,
       clock,
       standardBudget: input.budgets?.standard ?? p.standardBudget,

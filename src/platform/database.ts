@@ -2,14 +2,14 @@
 // `wfe seed|export|import` commands. Rows are replaced inside the same database
 // (never a new connection), so every prepared statement the emulator holds stays valid.
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isBusy, validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
-import { fixtureNames } from '../fixtures/source';
+import { applyPlan, fixtureImage, isBuiltIn, type ImagePlan } from '../fixtures/image';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -40,35 +40,37 @@ export function resetToFixture(db: Db, fixture: FixtureSource, now: number): voi
 }
 
 /**
- * The rows a fixture load wrote, kept in an attached in-memory database, so a reset at
- * the same instant copies them back instead of loading the fixture again (measured:
- * a load runs the template validator, starts checklists and evaluates their rules,
- * ~10 ms on the demo fixture; the copy is a few INSERT ... SELECT). A load depends on the
- * clock, so the image serves only a reset at the instant it was taken: with a frozen
- * clock (how tests pin time) every reset after the first; with a running clock none.
- * Restoring replaces rows in the same connection, like a load, so prepared statements
- * stay valid and the key cache sees the change (total_changes).
+ * The rows a fixture load wrote, kept in an attached in-memory database, so a reset copies
+ * them back instead of loading the fixture again (measured: a load runs the template
+ * validator, starts checklists and evaluates their rules, ~10 ms on the demo fixture; the
+ * copy is a few INSERT ... SELECT). A load writes the clock's instant into rows, so the copy
+ * is then moved to the reset's instant by the fixture image's plan (src/fixtures/image.ts):
+ * its times shifted, its random cells drawn again, as a load at that instant writes them.
+ * Restoring replaces rows in the same connection, like a load, so prepared statements stay
+ * valid and the key cache sees the change (total_changes).
  */
 export class FixtureImage {
   private at: number | undefined;
   private fixture: string | undefined;
   private columns = new Map<string, string>();
+  /** The image's tables that hold rows: only they are copied back. */
+  private filled: string[] = [];
+  /** One statement naming the tables of main that hold rows: only they are emptied (a statement per table was most of a reset). */
+  private holding = '';
 
-  reset(db: Db, fixture: FixtureSource, now: number, frozen: boolean): void {
-    // Only a built-in fixture (embedded, never edited): a directory or object may change between resets.
-    const builtIn = typeof fixture === 'string' && fixtureNames().includes(fixture) && !existsSync(fixture);
-    if (!builtIn) {
+  reset(db: Db, fixture: FixtureSource, now: number): void {
+    const plan = isBuiltIn(fixture) && fixture !== 'none' ? fixtureImage(fixture)?.plan : undefined;
+    if (!plan) {
       this.at = undefined;
       resetToFixture(db, fixture, now);
       return;
     }
-    if (this.at === now && this.fixture === fixture && attached(db)) {
-      this.restore(db);
+    if (this.at !== undefined && this.fixture === fixture && attached(db)) {
+      this.restore(db, plan, now - this.at);
       return;
     }
     resetToFixture(db, fixture, now);
-    if (frozen) this.capture(db, fixture, now);
-    else this.at = undefined;
+    this.capture(db, fixture as string, now);
   }
 
   private capture(db: Db, fixture: string, now: number): void {
@@ -83,19 +85,22 @@ export class FixtureImage {
       }
       if (hasSequence(db)) db.prepare(`CREATE TABLE ${IMAGE}."~sequence" AS SELECT name, seq FROM main.sqlite_sequence`).run();
     })();
+    this.filled = [...this.columns.keys()].filter((t) => db.prepare(`SELECT 1 FROM ${IMAGE}.${quote(t)} LIMIT 1`).get() !== undefined);
+    this.holding = [...this.columns.keys()].map((t) => `SELECT '${t.replace(/'/g, "''")}' AS name WHERE EXISTS (SELECT 1 FROM main.${quote(t)})`).join(' UNION ALL ');
     this.at = now;
     this.fixture = fixture;
   }
 
-  private restore(db: Db): void {
+  private restore(db: Db, plan: ImagePlan, delta: number): void {
     db.transaction(() => {
-      deleteAll(db, [...this.columns.keys()]);
-      for (const [t, cols] of this.columns) db.prepare(`INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM ${IMAGE}.${quote(t)}`).run();
+      deleteAll(db, (db.prepare(this.holding).all() as { name: string }[]).map((r) => r.name));
+      for (const t of this.filled) db.prepare(`INSERT INTO main.${quote(t)} (${this.columns.get(t)}) SELECT ${this.columns.get(t)} FROM ${IMAGE}.${quote(t)}`).run();
       // The inserts above wrote their own counters: replaced by the image's.
       if (hasSequence(db)) {
         db.prepare('DELETE FROM main.sqlite_sequence').run();
         db.prepare(`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM ${IMAGE}."~sequence"`).run();
       }
+      applyPlan(db, plan, delta);
     })();
   }
 }
