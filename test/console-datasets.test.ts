@@ -18,7 +18,7 @@ before(async () => {
 
 after(() => stopConsole(browser, s));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const records = async (query = ''): Promise<any[]> => (await s.api(KEYS.admin, 'GET', `/v3/data-sets/${DEMO.offices}/records?pageSize=100${query}`)).body.items;
 
 test('issue 21 Data Set pages: records through a view, switch view, filter, add and edit a record, a refused value in the API words, export and import, connections', async () => {

@@ -18,7 +18,7 @@ before(async () => {
 
 after(() => stopConsole(browser, s));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const fieldsOf = async (checklist: string, task: string): Promise<Record<string, any>> => {
   const t = await s.api(KEYS.admin, 'GET', `/v3/checklists/${checklist}/tasks/${task}`);
   return Object.fromEntries(t.body.fields.map((f: { name: string; value: unknown }) => [f.name, f.value]));

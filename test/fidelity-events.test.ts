@@ -1,6 +1,6 @@
 // Corners of the webhook payloads where the emulator once answered differently from the spec
 // (spec v3 6 rule 6, 6.3), delivered to a real receiver. Named after the sentence each enforces.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, callTool, KEYS, DEMO, type TestServer } from './helpers/server';

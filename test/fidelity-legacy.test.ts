@@ -1,6 +1,6 @@
 // Corners of the legacy API where the emulator once answered differently from the legacy spec
 // or from docs/legacy.md (legacy 3, 4.8, 7; v3 6.3). Each test is named after what it enforces.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

@@ -16,7 +16,7 @@ import { startTestServer, KEYS, DEMO, ROOT, type TestServer } from './helpers/se
 
 let s: TestServer;
 let dir: string;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 let doc: any;
 
 before(async () => {
@@ -29,7 +29,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const operations = (): { path: string; method: string; op: any }[] =>
   Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod as object).map(([method, op]) => ({ path, method, op })));
 

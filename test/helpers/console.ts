@@ -45,9 +45,9 @@ export async function axe(page: Page, label: string): Promise<void> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const result = await page.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+     
     const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+     
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, target: v.nodes[0]?.target }));
   });
   const serious = result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
