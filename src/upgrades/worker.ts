@@ -11,7 +11,8 @@ import { recordActivity } from '../domain/activity';
 import { checklistById } from '../domain/checklist-lookup';
 import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
-import { workerCtx, type JobRow } from './context';
+import { workerCtx } from './context';
+import { failJob, finishJob, firstDueJob, upgradeJobById } from '../rows/upgrade-jobs';
 import { runInSlices, sliceSpent, yieldToRequests } from '../platform/slices';
 
 export class UpgradeWorker extends ClockWorker {
@@ -102,10 +103,10 @@ export class UpgradeWorker extends ClockWorker {
     const db = this.emu.db;
     const now = this.emu.clock.now();
     if (this.template !== undefined) {
-      const same = db.prepare<[number, number], { id: number }>("SELECT id FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? AND template_id = ? ORDER BY run_at, id LIMIT 1").get(now, this.template);
+      const same = firstDueJob(db, now, this.template);
       if (same) return same.id;
     }
-    const first = db.prepare<[number], { id: number; template_id: number }>("SELECT id, template_id FROM upgrade_jobs WHERE state = 'queued' AND run_at <= ? ORDER BY run_at, id LIMIT 1").get(now);
+    const first = firstDueJob(db, now);
     this.template = first?.template_id;
     return first?.id;
   }
@@ -114,12 +115,12 @@ export class UpgradeWorker extends ClockWorker {
     const db = this.emu.db;
     let injected: string | undefined;
     db.transaction(() => {
-      const job = db.prepare<[number], JobRow>('SELECT * FROM upgrade_jobs WHERE id = ?').get(jobId);
+      const job = upgradeJobById(db, jobId);
       if (!job || job.state !== 'queued') return;
       const c = checklistById({ db }, job.checklist_id);
       const now = this.emu.clock.now();
       if (!c) {
-        db.prepare("UPDATE upgrade_jobs SET state = 'failed', error = 'the checklist no longer exists', finished_at = ? WHERE id = ?").run(now, job.id);
+        failJob(db, job.id, 'the checklist no longer exists', now);
         return;
       }
       const ctx = workerCtx(this.emu, c, job);
@@ -127,7 +128,7 @@ export class UpgradeWorker extends ClockWorker {
       try {
         // A savepoint: a failing rebuild rolls back to here, and the failure is recorded below.
         db.transaction(() => rebuildChecklist(ctx, c, job.target_version, { failWith: injected }))();
-        db.prepare("UPDATE upgrade_jobs SET state = 'done', finished_at = ? WHERE id = ?").run(now, job.id);
+        finishJob(db, job.id, now);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
         db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(c.id);
@@ -137,7 +138,7 @@ export class UpgradeWorker extends ClockWorker {
           text: `The upgrade to version ${job.target_version} of the template failed, and the checklist was left unchanged on version ${c.template_version}: ${why}`,
           data: { fromVersion: c.template_version, toVersion: job.target_version, error: why },
         });
-        db.prepare("UPDATE upgrade_jobs SET state = 'failed', error = ?, finished_at = ? WHERE id = ?").run(why, now, job.id);
+        failJob(db, job.id, why, now);
         if (injected === undefined) this.emu.log(`upgrades: rebuilding checklist ${c.key} on version ${job.target_version} failed: ${e instanceof Error ? e.stack : why}`);
       }
       if (injected !== undefined) this.failures.delete(c.key.toLowerCase());

@@ -2,6 +2,7 @@
 // Every refusal of the problem table refuses the whole request; archived checklists and
 // those already on the target are skipped; the rest are queued for the worker in the
 // request's transaction (src/upgrades/worker.ts rebuilds them later, on the emulator clock).
+import { insertUpgradeJob, queuedJobOfChecklist, requeueJob } from '../../rows/upgrade-jobs';
 import type { Ctx } from '../../context';
 import { notFound, validationError } from '../../errors';
 import type { ChecklistRow } from '../checklist-lookup';
@@ -78,14 +79,10 @@ export function upgradeChecklists(ctx: Ctx, input: UpgradeInput, opts: QueueOpti
   const requestedBy = ctx.actor.member.id;
   for (const c of chosen) {
     // A checklist already queued gets the newest target: the last request wins.
-    const open = ctx.db.prepare<[number], { id: number }>("SELECT id FROM upgrade_jobs WHERE checklist_id = ? AND state = 'queued'").get(c.id);
-    if (open) {
-      ctx.db.prepare('UPDATE upgrade_jobs SET target_version = ?, requested_by = ?, request_id = ?, run_at = ? WHERE id = ?').run(target.version, requestedBy, ctx.requestId, now + opts.delayMs, open.id);
-    } else {
-      ctx.db
-        .prepare('INSERT INTO upgrade_jobs (workspace_id, template_id, checklist_id, target_version, requested_by, request_id, run_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(ctx.workspace.id, t.id, c.id, target.version, requestedBy, ctx.requestId, now + opts.delayMs, now);
-    }
+    const open = queuedJobOfChecklist(ctx.db, c.id);
+    const job = { target_version: target.version, requested_by: requestedBy, request_id: ctx.requestId, run_at: now + opts.delayMs };
+    if (open !== undefined) requeueJob(ctx.db, open, job);
+    else insertUpgradeJob(ctx.db, { ...job, workspace_id: ctx.workspace.id, template_id: t.id, checklist_id: c.id, created_at: now });
     ctx.db.prepare('UPDATE checklists SET rebuilding = 1 WHERE id = ?').run(c.id);
   }
   return {
