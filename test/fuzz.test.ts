@@ -12,7 +12,8 @@ const seed = Number(process.env.FUZZ_SEED ?? 7);
 const count = Number(process.env.FUZZ_CI_COUNT ?? 2500);
 
 test('4.1, 7: bad input over every operation, tool and legacy route: no 5xx, no crash, envelope with requestId, refused writes change nothing', async () => {
-  const r = await runCampaign({ seed, count, seconds: 30, roundSize: 1250 });
+  // No clock: the whole count runs however busy the machine is (timings belong to the bench).
+  const r = await runCampaign({ seed, count, seconds: Infinity, roundSize: 1250 });
   const text = report(r);
   const detail = r.failures
     .slice(0, 10)
@@ -24,7 +25,7 @@ test('4.1, 7: bad input over every operation, tool and legacy route: no 5xx, no 
   assert.equal(r.envelopeViolations, 0, `envelope or requestId violations (seed ${seed}):\n${detail}`);
   assert.equal(r.internalErrorsLogged, 0, `internal errors logged (seed ${seed}):\n${detail}`);
   assert.equal(r.failures.length, 0, detail);
-  assert.ok(r.requests >= Math.min(count, 1000), `only ${r.requests} requests ran in the time allowed`);
+  assert.ok(r.requests >= count, `only ${r.requests} of ${count} requests ran`);
   assert.ok(r.refusedWrites > 100, 'the campaign exercised refused writes');
   // Every operation, tool and legacy route was aimed at.
   const s = await startTestServer();
