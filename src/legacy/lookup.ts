@@ -7,9 +7,11 @@ import { checklistById } from '../domain/checklist-lookup';
 import { assertTaskReadable } from '../domain/tasks/guard';
 import type { TaskRow } from '../domain/tasks/rows';
 import { checklistDocument, docTaskOf, type TaskTarget } from '../domain/tasks/target';
+import { checklistOfWorkspace } from '../rows/checklists';
+import { taskOfWorkspace } from '../rows/tasks';
 
 export function checklistOfId(ctx: Ctx, id: number): ChecklistRow {
-  const row = ctx.db.prepare<[number, number], ChecklistRow>('SELECT * FROM checklists WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+  const row = checklistOfWorkspace(ctx.db, ctx.workspace.id, id);
   if (!row) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with id ${id} exists in this workspace.`);
   return row;
 }
@@ -26,7 +28,7 @@ export function targetOf(ctx: Ctx, task: TaskRow): TaskTarget {
 }
 
 export function taskOfId(ctx: Ctx, id: number): TaskTarget {
-  const task = ctx.db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+  const task = taskOfWorkspace(ctx.db, ctx.workspace.id, id);
   if (!task) throw notFound('TASK_NOT_FOUND', `No task with id ${id} exists in this workspace.`);
   return targetOf(ctx, task);
 }

@@ -8,6 +8,7 @@ import { checklistUrl } from '../domain/urls';
 import { checklistTemplateRef, type ChecklistRow } from '../domain/checklist-lookup';
 import { memberById, fullName } from '../rows/people';
 import { tagsOf } from '../rows/tags';
+import { commentsOfTask } from '../rows/comments';
 import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
@@ -124,7 +125,7 @@ export function legacyComment(ctx: Ctx, c: CommentRow) {
 }
 
 export function legacyComments(ctx: Ctx, taskId: number) {
-  return ctx.db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, id').all(taskId).map((c) => legacyComment(ctx, c));
+  return commentsOfTask(ctx.db, taskId).map((c) => legacyComment(ctx, c));
 }
 
 export function legacyTaskTags(ctx: Ctx, taskId: number) {

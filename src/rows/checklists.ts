@@ -88,3 +88,13 @@ export function taskStatusCounts(db: Db, checklistId: number): { total: number; 
     )
     .get(checklistId)!;
 }
+
+/** A checklist of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
+export function checklistOfWorkspace(db: Db, workspaceId: number, id: number): ChecklistRow | undefined {
+  return db.prepare<[number, number], ChecklistRow>('SELECT * FROM checklists WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+}
+
+/** Every checklist of the workspace, oldest id first. */
+export function checklistsOfWorkspace(db: Db, workspaceId: number): ChecklistRow[] {
+  return db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE workspace_id = ? ORDER BY id').all(workspaceId);
+}

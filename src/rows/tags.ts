@@ -48,3 +48,25 @@ export const tagCountRows = (db: Db, workspaceId: number): TagCountsRow[] =>
         WHERE t.workspace_id = ? GROUP BY t.id`,
     )
     .all(workspaceId);
+
+export interface TagRow {
+  id: number;
+  key: string;
+  name: string;
+}
+
+/** Every tag of a workspace, by name without case. */
+export const tagsOfWorkspace = (db: Db, workspaceId: number): TagRow[] =>
+  db.prepare<[number], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? ORDER BY name COLLATE NOCASE, id').all(workspaceId);
+
+/** The workspace's tag of that name, compared without case. */
+export const tagRowByName = (db: Db, workspaceId: number, name: string): TagRow | undefined =>
+  db.prepare<[number, string], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE').get(workspaceId, name);
+
+/** The workspace's tag of that key (a GUID, compared without case). */
+export const tagByKey = (db: Db, workspaceId: number, key: string): TagRow | undefined =>
+  db.prepare<[string, number], TagRow>('SELECT id, key, name FROM tags WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);
+
+/** The key of the tag's assignment to one carrier, or undefined when it is not on it. */
+export const assignmentKeyOf = (db: Db, tagId: number, targetType: TagTarget, targetId: number): string | undefined =>
+  db.prepare<[number, TagTarget, number], { key: string }>('SELECT key FROM tag_assignments WHERE tag_id = ? AND target_type = ? AND target_id = ?').get(tagId, targetType, targetId)?.key;

@@ -157,3 +157,8 @@ export function setTaskAttachedTo(db: Db, id: number, checklistId: number | null
 export function deleteTask(db: Db, id: number): void {
   db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
 }
+
+/** A task of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
+export function taskOfWorkspace(db: Db, workspaceId: number, id: number): TaskRow | undefined {
+  return db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+}

@@ -12,6 +12,7 @@ import { setShare } from '../../domain/checklists/share';
 import { defineLegacyRoute } from '../define';
 import { bad, boolParam, bodyObject, intParam, prop, toInt } from '../params';
 import { checklistOfId } from '../lookup';
+import { checklistOfWorkspace, checklistsOfWorkspace } from '../../rows/checklists';
 
 export function shareLegacy(ctx: Ctx, q: URLSearchParams) {
   const id = intParam(q, 'checklistId');
@@ -65,17 +66,14 @@ export function deleteManyLegacy(ctx: Ctx, body: unknown) {
   const chosen = new Map<number, ChecklistRow>();
   const notFound: number[] = [];
   for (const id of ids ?? []) {
-    const row = ctx.db.prepare<[number, number], ChecklistRow>('SELECT * FROM checklists WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+    const row = checklistOfWorkspace(ctx.db, ctx.workspace.id, id);
     if (row) chosen.set(row.id, row);
     else if (!notFound.includes(id)) notFound.push(id);
   }
   if (status !== undefined) {
     const statuses = DELETE_STATUSES[status];
     const templateIds = templateKeys?.length ? templateKeys.map((k) => templateIdOf(ctx, k)) : undefined;
-    const rows = ctx.db
-      .prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE workspace_id = ? ORDER BY id')
-      .all(ctx.workspace.id)
-      .filter((r) => statuses.includes(r.status) && (!templateIds || templateIds.includes(r.template_id)));
+    const rows = checklistsOfWorkspace(ctx.db, ctx.workspace.id).filter((r) => statuses.includes(r.status) && (!templateIds || templateIds.includes(r.template_id)));
     const readable = readableChecklists(ctx);
     for (const r of rows) {
       const mayDelete = ctx.actor.kind === 'workspace' || ctx.actor.isAdmin || (r.created_by === ctx.actor.member.id && readable(r));

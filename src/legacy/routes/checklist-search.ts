@@ -21,6 +21,7 @@ import { contentId, taskContentId } from '../content-ids';
 import { checkChecklistName } from './checklists';
 import { templateById, versionsHolding } from '../../rows/templates';
 import { searchChecklists, taskCopiesOfVersion, tasksWithKey, type ChecklistSearch } from '../../rows/legacy-searches';
+import { tasksOfChecklist } from '../../rows/tasks';
 
 /** How long a completed checklist counts as RECENTLYCOMPLETE (designed: docs/legacy.md). */
 export const RECENT_DAYS = 7;
@@ -88,10 +89,7 @@ export function findLegacy(ctx: Ctx, q: URLSearchParams) {
 }
 
 const checklistTasks = (ctx: Ctx, c: ChecklistRow) =>
-  ctx.db
-    .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id')
-    .all(c.id)
-    .map((t) => legacyTask(ctx, targetOf(ctx, t)));
+  tasksOfChecklist(ctx.db, c.id).map((t) => legacyTask(ctx, targetOf(ctx, t)));
 
 const withTasks = (ctx: Ctx, c: ChecklistRow) => ({ ...legacyChecklist(ctx, c), tasks: checklistTasks(ctx, c) });
 

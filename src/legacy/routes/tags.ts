@@ -13,38 +13,33 @@ import { assertTaskReadable } from '../../domain/tasks/guard';
 import { findChecklistTask, type TaskTarget } from '../../domain/tasks/target';
 import { defineLegacyRoute, LegacyReply } from '../define';
 import { bad, bodyObject, guidProp, intProp, param, prop, requiredGuidParam } from '../params';
+import { assignmentKeyOf, deleteTagRow, insertTag, tagByKey, tagRowByName, tagsOfWorkspace, type TagRow } from '../../rows/tags';
 
 const MAX_TAG = 100;
-
-interface TagRow {
-  id: number;
-  key: string;
-  name: string;
-}
 
 const tagView = (t: TagRow) => ({ key: t.key, name: t.name });
 
 export function listTagsLegacy(ctx: Ctx) {
-  return ctx.db.prepare<[number], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? ORDER BY name COLLATE NOCASE, id').all(ctx.workspace.id).map(tagView);
+  return tagsOfWorkspace(ctx.db, ctx.workspace.id).map(tagView);
 }
 
 export function createTagLegacy(ctx: Ctx, q: URLSearchParams) {
   const name = param(q, 'name');
   if (!name) throw bad('name is required.');
   if (name.length > MAX_TAG) throw bad(`name must be at most ${MAX_TAG} characters.`);
-  const existing = ctx.db.prepare<[number, string], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE').get(ctx.workspace.id, name);
+  const existing = tagRowByName(ctx.db, ctx.workspace.id, name);
   if (existing) return tagView(existing);
   const key = newGuid();
-  ctx.db.prepare('INSERT INTO tags (key, workspace_id, name, created_at) VALUES (?, ?, ?, ?)').run(key, ctx.workspace.id, name, ctx.now());
+  insertTag(ctx.db, { key, workspaceId: ctx.workspace.id, name, now: ctx.now() });
   return { key, name };
 }
 
-const tagOfKey = (ctx: Ctx, key: string) => ctx.db.prepare<[string, number], TagRow>('SELECT id, key, name FROM tags WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id);
+const tagOfKey = (ctx: Ctx, key: string) => tagByKey(ctx.db, ctx.workspace.id, key);
 
 /** Deletes the tag from everything that carries it; 200 whether or not it still existed (legacy spec 4.3 lists 200 and 401). */
 export function deleteTagLegacy(ctx: Ctx, q: URLSearchParams) {
   const tag = tagOfKey(ctx, requiredGuidParam(q, 'tagKey'));
-  if (tag) ctx.db.prepare('DELETE FROM tags WHERE id = ?').run(tag.id);
+  if (tag) deleteTagRow(ctx.db, tag.id);
   return new LegacyReply(200);
 }
 
@@ -79,11 +74,9 @@ function assignment(ctx: Ctx, body: unknown): Assignment {
 }
 
 function assignmentView(ctx: Ctx, a: Assignment) {
-  const row = ctx.db
-    .prepare<[number, string, number], { key: string }>('SELECT key FROM tag_assignments WHERE tag_id = ? AND target_type = ? AND target_id = ?')
-    .get(a.tag.id, a.type === 1 ? 'checklist' : 'task', a.task ? a.task.task.id : a.checklist.id);
+  const key = assignmentKeyOf(ctx.db, a.tag.id, a.type === 1 ? 'checklist' : 'task', a.task ? a.task.task.id : a.checklist.id);
   return {
-    key: row?.key ?? null,
+    key: key ?? null,
     tagKey: a.tag.key,
     tagName: a.tag.name,
     assignmentKey: a.task ? a.task.task.key : a.checklist.key,
