@@ -62,3 +62,10 @@ export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
       .run(f.workspace_id, f.task_id, f.field_key, f.name, f.content_type, f.data, f.token, f.created_at, f.created_by).lastInsertRowid,
   );
 }
+
+/** A File Upload field's files by its exact key, oldest first (what a webhook payload lists). */
+export function filesOfFieldKey(db: Db, taskId: number, fieldKey: string): { id: number; name: string; content_type: string; token: string }[] {
+  return db
+    .prepare<[number, string], { id: number; name: string; content_type: string; token: string }>('SELECT id, name, content_type, token FROM files WHERE task_id = ? AND field_key = ? ORDER BY created_at, id')
+    .all(taskId, fieldKey);
+}

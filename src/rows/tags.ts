@@ -70,3 +70,12 @@ export const tagByKey = (db: Db, workspaceId: number, key: string): TagRow | und
 /** The key of the tag's assignment to one carrier, or undefined when it is not on it. */
 export const assignmentKeyOf = (db: Db, tagId: number, targetType: TagTarget, targetId: number): string | undefined =>
   db.prepare<[number, TagTarget, number], { key: string }>('SELECT key FROM tag_assignments WHERE tag_id = ? AND target_type = ? AND target_id = ?').get(tagId, targetType, targetId)?.key;
+
+/** The tags on a task with their assignment keys (any order). */
+export const tagAssignmentsOfTask = (db: Db, taskId: number): { tag_key: string; name: string; a_key: string }[] =>
+  db
+    .prepare<[number], { tag_key: string; name: string; a_key: string }>(
+      `SELECT t.key AS tag_key, t.name, a.key AS a_key FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+        WHERE a.target_type = 'task' AND a.target_id = ?`,
+    )
+    .all(taskId);

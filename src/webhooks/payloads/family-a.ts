@@ -3,6 +3,7 @@
 // designed: docs/webhooks.md). Each returns the value tree; json.ts writes the bytes.
 import type { Db } from '../../store/open';
 import { fileUrl } from '../../domain/urls';
+import { fileInfoById } from '../../rows/files';
 import { offsetTime, type JsonValue } from '../json';
 import { fieldName } from './fields';
 import {
@@ -61,20 +62,9 @@ export function taskPayload(db: Db, urls: Urls, taskId: number): JsonValue {
   };
 }
 
-interface FileRow {
-  id: number;
-  task_id: number;
-  field_key: string;
-  name: string;
-  content_type: string;
-  token: string;
-  created_at: number;
-  created_by: number | null;
-}
-
 /** file_uploaded: the file, its field and task, then checklist and template as in the task payload (6.3; rest designed). */
 export function filePayload(db: Db, urls: Urls, subject: { taskId: number; fieldKey: string; fileId: number }): JsonValue {
-  const f = db.prepare<[number], FileRow>('SELECT id, task_id, field_key, name, content_type, token, created_at, created_by FROM files WHERE id = ?').get(subject.fileId);
+  const f = fileInfoById(db, subject.fileId);
   if (!f) throw new Gone(`file ${subject.fileId} no longer exists`);
   const t = getTask(db, subject.taskId);
   if (!t) throw new Gone(`task ${subject.taskId} no longer exists`);

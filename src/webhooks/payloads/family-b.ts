@@ -5,14 +5,16 @@
 // follow 6.3 exactly and are snapshotted when the event happens (outbox.ts).
 import type { Db } from '../../store/open';
 import { fileUrl } from '../../domain/urls';
-import { fullName } from '../../rows/people';
+import { fullName, groupById, memberById } from '../../rows/people';
+import { templateById } from '../../rows/templates';
+import { commentById } from '../../rows/comments';
+import { attachmentById } from '../../rows/files';
 import { offsetTime, type JsonValue } from '../json';
 import { Gone, checklistOfTask } from './family-a';
 import { getTask, person, taskUrl, type ChecklistRow, type TaskRow, type Urls } from './objects';
-import type { CommentRow } from '../../domain/tasks/views';
 
 function taskAndChecklist(urls: Urls, db: Db, t: TaskRow, c: ChecklistRow | undefined): Record<string, JsonValue> {
-  const tpl = c ? db.prepare<[number], { key: string }>('SELECT key FROM templates WHERE id = ?').get(c.template_id) : undefined;
+  const tpl = c ? templateById(db, c.template_id) : undefined;
   return {
     taskId: t.id,
     taskKey: t.key,
@@ -27,12 +29,12 @@ function taskAndChecklist(urls: Urls, db: Db, t: TaskRow, c: ChecklistRow | unde
 
 
 export function commentPayload(db: Db, urls: Urls, commentId: number): JsonValue {
-  const cm = db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(commentId);
+  const cm = commentById(db, commentId);
   if (!cm) throw new Gone(`comment ${commentId} no longer exists`);
   const t = getTask(db, cm.task_id);
   if (!t) throw new Gone(`task ${cm.task_id} no longer exists`);
   const by = person(db, cm.author_id);
-  const file = cm.file_id === null ? undefined : db.prepare<[number], { name: string; content_type: string; token: string }>('SELECT name, content_type, token FROM files WHERE id = ?').get(cm.file_id);
+  const file = cm.file_id === null ? undefined : attachmentById(db, cm.file_id);
   let mentions: { type?: string; id?: number; name?: string }[] = [];
   try {
     mentions = JSON.parse(cm.mentions);
@@ -65,9 +67,9 @@ export function assignmentPayload(
   let name: string | null = null;
   let email: string | null = null;
   if (subject.assigneeType === 'Group') {
-    name = db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(subject.assigneeId)?.name ?? null;
+    name = groupById(db, subject.assigneeId)?.name ?? null;
   } else {
-    const m = db.prepare<[number], { first_name: string | null; last_name: string | null; email: string | null; is_removed: number }>('SELECT first_name, last_name, email, is_removed FROM members WHERE id = ?').get(subject.assigneeId);
+    const m = memberById(db, subject.assigneeId);
     name = m ? (fullName(m) ?? null) : null;
     email = m && !m.is_removed ? m.email : null;
   }

@@ -4,6 +4,7 @@
 import type { Db } from '../../store/open';
 import type { DocField } from '../../rows/template-document';
 import { fileUrl } from '../../domain/urls';
+import { filesOfFieldKey } from '../../rows/files';
 import { offsetTime, type JsonValue } from '../json';
 
 const PREFIX: Record<string, string> = {
@@ -110,9 +111,7 @@ export function payloadFields(src: FieldSource, defs: DocField[], mode: DateMode
         value = choices(name, (f.items ?? f.options) as Choice[] | undefined, v);
         break;
       case 'FileUpload': {
-        const rows = src.db
-          .prepare<[number, string], FileRow>('SELECT id, name, content_type, token FROM files WHERE task_id = ? AND field_key = ? ORDER BY created_at, id')
-          .all(src.taskId, f.id ?? '');
+        const rows = filesOfFieldKey(src.db, src.taskId, f.id ?? '');
         value = fileList(
           name,
           rows.map((r) => ({ name: r.name, contentType: r.content_type, url: fileUrl(src, r.token) })),

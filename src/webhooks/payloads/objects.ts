@@ -5,7 +5,14 @@ import type { Db } from '../../store/open';
 import type { DocField, TemplateDocument } from '../../rows/template-document';
 import { versionDocument } from '../../rows/template-document';
 import { checklistTaskUrl, checklistUrl, myWorkUrl, shareUrl, templateUrl } from '../../domain/urls';
-import { memberById, displayName, fullName, type MemberRow } from '../../rows/people';
+import { memberById, displayName, fullName, groupById, type MemberRow } from '../../rows/people';
+import { checklistById } from '../../rows/checklists';
+import { taskById, tasksOfChecklist } from '../../rows/tasks';
+import { templateById, templateVersion as versionOfTemplate } from '../../rows/templates';
+import { assigneesOfTask } from '../../rows/task-assignees';
+import { commentsOfTask } from '../../rows/comments';
+import { tagAssignmentsOfTask } from '../../rows/tags';
+import { fieldValuesOfTask } from '../../rows/field-values';
 import { compareText } from '../../domain/paging';
 import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
@@ -25,8 +32,8 @@ export const SCHEDULER = { name: 'Scheduler', email: 'support@workflow-service.i
 
 
 
-export const getChecklist = (db: Db, id: number) => db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
-export const getTask = (db: Db, id: number) => db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+export const getChecklist = (db: Db, id: number): ChecklistRow | undefined => checklistById(db, id);
+export const getTask = (db: Db, id: number): TaskRow | undefined => taskById(db, id);
 
 function member(db: Db, id: number | null | undefined): MemberRow | undefined {
   if (id === null || id === undefined) return undefined;
@@ -40,16 +47,9 @@ export function person(db: Db, id: number | null | undefined): { name: string | 
   return { name: displayName(m), email: m.is_removed ? null : m.email };
 }
 
-interface VersionRow {
-  name: string;
-  description: string | null;
-  document: string;
-  created_at: number;
-}
-
 function templateVersion(db: Db, templateId: number, version: number) {
-  const t = db.prepare<[number], { id: number; key: string }>('SELECT id, key FROM templates WHERE id = ?').get(templateId);
-  const v = db.prepare<[number, number], VersionRow>('SELECT name, description, document, created_at FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
+  const t = templateById(db, templateId);
+  const v = versionOfTemplate(db, templateId, version);
   return t && v ? { t, v } : undefined;
 }
 
@@ -105,10 +105,10 @@ export function checklistSummary(db: Db, urls: Urls, c: ChecklistRow | undefined
 
 /** Assignees (6.1), groups first, then by name (as v3 2.4 orders them). */
 export function assignees(db: Db, taskId: number): JsonValue[] {
-  const rows = db.prepare<[number], { assignee_type: 'TeamMember' | 'Group'; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?').all(taskId);
+  const rows = assigneesOfTask(db, taskId);
   const named = rows.map((r) => {
     if (r.assignee_type === 'Group') {
-      const g = db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
+      const g = groupById(db, r.assignee_id);
       return { id: r.assignee_id, type: r.assignee_type, name: g?.name ?? null };
     }
     const m = member(db, r.assignee_id);
@@ -120,27 +120,19 @@ export function assignees(db: Db, taskId: number): JsonValue[] {
 }
 
 export function comments(db: Db, taskId: number): JsonValue[] {
-  return db
-    .prepare<[number], { id: number; html: string | null; created_at: number }>('SELECT id, html, created_at FROM comments WHERE task_id = ? ORDER BY created_at, id')
-    .all(taskId)
-    .map((c) => ({ commentID: c.id, commentHtml: c.html, commentDateTime: offsetTime(c.created_at) }));
+  return commentsOfTask(db, taskId).map((c) => ({ commentID: c.id, commentHtml: c.html, commentDateTime: offsetTime(c.created_at) }));
 }
 
 /** The task's own tags by name (6.1 Tag); parentKey is the checklist key, null for a standalone task. */
 export function tags(db: Db, task: TaskRow, checklistKey: string | null): JsonValue[] {
-  return db
-    .prepare<[number], { tag_key: string; name: string; a_key: string }>(
-      `SELECT t.key AS tag_key, t.name, a.key AS a_key FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-        WHERE a.target_type = 'task' AND a.target_id = ?`,
-    )
-    .all(task.id)
+  return tagAssignmentsOfTask(db, task.id)
     .sort((a, b) => compareText(a.name, b.name))
     .map((t) => ({ tagKey: t.tag_key, tagName: t.name, assignmentKey: t.a_key, assignmentType: 'Task', parentKey: task.checklist_id === null ? null : checklistKey }));
 }
 
 export function fieldValues(db: Db, taskId: number): Map<string, unknown> {
   const m = new Map<string, unknown>();
-  for (const r of db.prepare<[number], { field_key: string; value: string | null }>('SELECT field_key, value FROM field_values WHERE task_id = ?').all(taskId)) {
+  for (const r of fieldValuesOfTask(db, taskId)) {
     try {
       m.set(r.field_key, r.value === null ? null : JSON.parse(r.value));
     } catch {
@@ -165,7 +157,7 @@ export const NO_CHECKLIST: TaskContext = { state: EMPTY_STATE };
 
 /** Flags and document of a checklist's tasks, computed once per payload. */
 export function checklistContext(db: Db, c: ChecklistRow): TaskContext & { tasks: TaskRow[] } {
-  const tasks = db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
+  const tasks = tasksOfChecklist(db, c.id);
   const doc = documentOf(db, c);
   return { tasks, doc, state: checklistState(db, c.id, doc) };
 }
