@@ -19,6 +19,7 @@ import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
+import { hasWorkspaces } from './rows/people';
 
 // The settings of the areas that plug in (src/webhooks, src/upgrades) are declared here,
 // with the emulator's own, so the core imports none of them.
@@ -163,7 +164,7 @@ export class Emulator {
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
     this.fixture = options.fixture ?? 'demo';
-    const fresh = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n === 0;
+    const fresh = !hasWorkspaces(this.db);
     if (fresh && this.fixture !== 'none') {
       try {
         loadFixture(this.db, this.fixture, this.clock.now());

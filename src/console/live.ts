@@ -13,6 +13,7 @@
 // unfreezes it.
 import { Slot, type Emulator } from '../emulator';
 import { iso } from '../clock';
+import { totalChanges } from '../store/change-signal';
 
 const TICK_MS = 250;
 const HEARTBEAT_MS = 15_000;
@@ -53,7 +54,7 @@ export function pageState(emu: Emulator, workspaceId: number) {
 export function panelState(emu: Emulator) {
   watchOtherProcesses(emu);
   return {
-    data: (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n + (emu.slot(DATA_VERSION) ?? 0),
+    data: totalChanges(emu.db) + (emu.slot(DATA_VERSION) ?? 0),
     clock: clockStamp(emu),
     journal: emu.journal.stamp(false),
     journalWithConsole: emu.journal.stamp(true),

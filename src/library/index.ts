@@ -16,6 +16,7 @@ import type { Emulator } from '../emulator';
 import { instancesOf } from '../instances/install';
 import { checkCreate } from '../instances/input';
 import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, EmulatorInstance, EmulatorInstances, FaultRuleInput, InstanceOptions, Region, StartEmulatorOptions } from './types';
+import { dueDeliveryCount } from '../rows/webhook-deliveries';
 
 export type * from './types';
 export { FixtureError } from '../fixtures/errors';
@@ -198,11 +199,10 @@ function clockOf(emu: Emulator): EmulatorClock {
 async function settle(emu: Emulator): Promise<void> {
   const sender = senderOf(emu);
   if (!sender) return;
-  const due = emu.db.prepare<[number], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?");
   for (let i = 0; i < 1000; i++) {
     await new Promise((r) => setImmediate(r));
     sender.tick();
     await sender.idle();
-    if (!emu.db.open || due.get(emu.clock.now())!.n === 0) return;
+    if (!emu.db.open || dueDeliveryCount(emu.db, emu.clock.now()) === 0) return;
   }
 }

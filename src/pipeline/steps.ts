@@ -10,6 +10,7 @@ import { Reply, isWrite, type Budget, type Operation } from '../operations/defin
 import { iso } from '../clock';
 import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
+import { totalChanges } from '../store/change-signal';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
 export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RULES): Principal {
@@ -94,10 +95,10 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   const input = parsed.data as Record<string, unknown>;
   const execute = (): Outcome => {
     if (!isWrite(op)) return toOutcome(op, op.handler(ctx, input));
-    const before = totalChanges(emu);
+    const before = totalChanges(emu.db);
     const result = emu.db.transaction(() => op.handler(ctx, input))();
     // Only a write that changed rows wakes the workspace's open console pages.
-    if (totalChanges(emu) !== before) emu.changes.touch(principal.workspace.id);
+    if (totalChanges(emu.db) !== before) emu.changes.touch(principal.workspace.id);
     return toOutcome(op, result);
   };
   if (isWrite(op) && info.idempotencyKey != null && emu.idempotency) {
@@ -105,9 +106,6 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   }
   return execute();
 }
-
-// Prepared once per database by src/store/open.ts's statement cache.
-const totalChanges = (emu: Emulator): number => (emu.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 function toOutcome(op: Operation, result: unknown): Outcome {
   if (result instanceof Reply) return { status: result.status, body: result.status === 204 ? undefined : result.body, headers: result.headers };

@@ -43,3 +43,8 @@ export function quietChanges(db: Db, changes: number): void {
 export function rollbackCount(db: Db): number {
   return signalOf(db).rollbacks;
 }
+
+/** Rows this connection has written since it opened (SQLite total_changes(), triggers included). */
+export function totalChanges(db: Db): number {
+  return db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
+}
