@@ -157,3 +157,8 @@ export function setTaskAttachedTo(db: Db, id: number, checklistId: number | null
 export function deleteTask(db: Db, id: number): void {
   db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
 }
+
+/** Moves the due dates of a checklist's tasks by `shift` ms (undated tasks stay undated). */
+export function shiftTaskDues(db: Db, checklistId: number, shift: number): void {
+  db.prepare('UPDATE tasks SET due_at = due_at + ? WHERE checklist_id = ? AND due_at IS NOT NULL').run(shift, checklistId);
+}
