@@ -134,3 +134,25 @@ export function checklistHeadById(db: Db, id: number): { key: string; name: stri
 export function renameScheduledChecklist(db: Db, id: number, name: string): void {
   db.prepare("UPDATE checklists SET name = ? WHERE id = ? AND status = 'Scheduled'").run(name, id);
 }
+
+// ── upgrades (spec v3 4.4; docs/upgrades.md) ────────────────────────────────────
+
+/** Upgrade candidates for `target`: newest start date first (no start date last), then newest first. */
+export function upgradeCandidates(db: Db, templateId: number, target: number): ChecklistRow[] {
+  return db
+    .prepare<[number, number], ChecklistRow>(
+      `SELECT * FROM checklists
+        WHERE template_id = ? AND template_version != ? AND is_archived = 0 AND rebuilding = 0
+        ORDER BY started_at IS NULL, started_at DESC, id DESC`,
+    )
+    .all(templateId, target);
+}
+
+/** The checklist is queued for (or in) a rebuild. */
+export function markRebuilding(db: Db, id: number): void {
+  db.prepare('UPDATE checklists SET rebuilding = 1 WHERE id = ?').run(id);
+}
+
+export function clearRebuilding(db: Db, id: number): void {
+  db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(id);
+}
