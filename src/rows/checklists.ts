@@ -156,3 +156,7 @@ export function markRebuilding(db: Db, id: number): void {
 export function clearRebuilding(db: Db, id: number): void {
   db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(id);
 }
+
+export function setChecklistVersion(db: Db, id: number, version: number): void {
+  db.prepare('UPDATE checklists SET template_version = ? WHERE id = ?').run(version, id);
+}

@@ -58,3 +58,6 @@ export const tagsOnChecklistAndTasks = (db: Db, checklistId: number): { target_t
              OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
     )
     .all(checklistId, checklistId);
+
+/** Takes every tag off a task. */
+export const untagTask = (db: Db, taskId: number): void => void db.prepare("DELETE FROM tag_assignments WHERE target_type = 'task' AND target_id = ?").run(taskId);
