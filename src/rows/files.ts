@@ -62,3 +62,16 @@ export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
       .run(f.workspace_id, f.task_id, f.field_key, f.name, f.content_type, f.data, f.token, f.created_at, f.created_by).lastInsertRowid,
   );
 }
+
+/** The File Upload answers of a checklist's tasks. */
+export function fieldFilesOfChecklist(db: Db, checklistId: number): { id: number; task_id: number; field_key: string; name: string }[] {
+  return db
+    .prepare<[number], { id: number; task_id: number; field_key: string; name: string }>(
+      'SELECT f.id, f.task_id, f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL',
+    )
+    .all(checklistId);
+}
+
+export function moveFileToTask(db: Db, id: number, taskId: number): void {
+  db.prepare('UPDATE files SET task_id = ? WHERE id = ?').run(taskId, id);
+}
