@@ -20,26 +20,11 @@ import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
 import { hasWorkspaces } from './rows/people';
+import type { WebhookOptions } from './public/types';
 
 // The settings of the areas that plug in (src/webhooks, src/upgrades) are declared here,
 // with the emulator's own, so the core imports none of them.
-/** Delivery settings (docs/webhooks.md "Retries"). Defaults are the documented schedule; tests and `wfe serve` may shorten them. */
-export interface WebhookOptions {
-  /** Real milliseconds to wait for the receiver's answer (connect + headers + body). Default 10 s. */
-  timeoutMs?: number;
-  /** Wait before the first retry; doubled for each further one. Emulator clock. Default 10 s. */
-  retryBaseMs?: number;
-  /** Attempts in all before a delivery is marked failed. Default 8. */
-  maxAttempts?: number;
-  /** How often (real ms) the sender looks for due deliveries; it is also woken after every event. Default 100. */
-  pollMs?: number;
-  /** Emulator-clock delay between an event and its processing ("shortly after", spec v3 6.3). Default 0. */
-  processDelayMs?: number;
-  /** Deliveries in flight at once. Default 8. */
-  concurrency?: number;
-  /** Emulator only: send every event of every workspace to this URL without subscribing. */
-  forwardEvents?: string;
-}
+export type { WebhookOptions };
 
 /** Upgrade worker settings (docs/upgrades.md "The worker"). */
 export interface UpgradeOptions {

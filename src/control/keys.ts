@@ -14,6 +14,7 @@ import { activeAdministrators, allKeys, insertKey, keyById, keyHashTaken, keysOf
 import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
 import { defineControlRoute, type ControlRoute } from './define';
+import type { ApiKeyInfo, KeyChange } from '../public/types';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
@@ -47,27 +48,7 @@ export const revokeKeyBody = z.strictObject({ by: by.optional() });
 export type CreateKeyInput = z.input<typeof createKeyBody>;
 export type UpdateKeyInput = z.input<typeof updateKeyBody>;
 
-export interface ApiKeyInfo {
-  id: number;
-  workspace: string;
-  region: 'US' | 'EU';
-  name: string;
-  actsAs: { type: 'member'; id: number; name: string; role: string } | { type: 'workspace' };
-  state: 'active' | 'revoked' | 'expired' | 'unavailable';
-  createdDateTime: string;
-  expiresOn?: string;
-  revokedDateTime?: string;
-}
-
-export interface KeyChange {
-  apiKey: ApiKeyInfo;
-  /** Set on create only: the X-API-KEY value, shown this once. */
-  key?: string;
-  /** The Administrator the change is made as (5.2). */
-  by: { id: number; name: string };
-  /** 5.2: the other Administrators are notified of a create or a revoke (empty for an edit). */
-  notified: { id: number; name: string }[];
-}
+export type { ApiKeyInfo, KeyChange };
 
 function parse<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');

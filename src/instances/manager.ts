@@ -13,16 +13,9 @@ import { listen, type Running } from '../transports/http/server';
 import { preparedImage } from './image';
 import { INSTANCE_DEFAULTS, type InstanceSettings, type MakeEmulator } from './settings';
 import type { CreateInput } from './input';
+import type { InstanceDescription } from '../public/types';
 
-export interface InstanceDescription {
-  id: string;
-  fixture: string;
-  baseUrls: Record<Region, string>;
-  mcpUrls: Record<Region, string>;
-  createdAt: string;
-  lastRequestAt: string;
-  expiresAt: string;
-}
+export type { InstanceDescription };
 
 export interface Instance {
   readonly id: string;

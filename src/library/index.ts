@@ -15,10 +15,10 @@ import { senderOf } from '../webhooks/install';
 import type { Emulator } from '../emulator';
 import { instancesOf } from '../instances/install';
 import { checkCreate } from '../instances/input';
-import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, EmulatorInstance, EmulatorInstances, FaultRuleInput, InstanceOptions, Region, StartEmulatorOptions } from './types';
+import type { DeliveryFilter, EmbeddedEmulator, EmulatorClock, EmulatorInstance, EmulatorInstances, FaultRuleInput, InstanceOptions, Region, StartEmulatorOptions } from '../public/types';
 import { dueDeliveryCount } from '../rows/webhook-deliveries';
 
-export type * from './types';
+export type * from '../public/types';
 export { FixtureError } from '../fixtures/errors';
 
 const INTERNAL: Record<Region, string> = { US: 'http://us.wfe.internal', EU: 'http://eu.wfe.internal' };

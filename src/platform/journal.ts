@@ -1,22 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-// The request journal behind GET /_emulator/journal: the last requests in memory,
-// bounded (a ring), never written to SQLite (the per-request cost rule).
-export interface JournalEntry {
-  /** When the request arrived (emulator clock, ISO ending Z). */
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  /** Name of the API key that authenticated it; absent when none did. */
-  keyName?: string;
-  requestId: string;
-  durationMs: number;
-  region: 'US' | 'EU';
-  /** Set when an injected fault (src/faults) answered, delayed or dropped the call. */
-  fault?: { rule: string; kind: 'status' | 'delay' | 'drop' };
-  /** The web console's own traffic (/app: its pages, feed and API routes); hidden unless asked for. */
-  console?: true;
-}
+import type { JournalEntry } from '../public/types';
+export type { JournalEntry };
 
 /** Filled in while a request runs; the pipeline sets keyName once the key is known. */
 export interface JournalMark {

@@ -89,6 +89,78 @@ export function taskStatusCounts(db: Db, checklistId: number): { total: number; 
     .get(checklistId)!;
 }
 
+// ── schedules (docs/schedules.md "Runs") ────────────────────────────────────────
+
+/** Parks a just-built checklist as its run's `Scheduled` one. */
+export function setChecklistScheduled(db: Db, id: number): void {
+  db.prepare("UPDATE checklists SET status = 'Scheduled', started_at = NULL WHERE id = ?").run(id);
+}
+
+export function setChecklistSchedule(db: Db, id: number, scheduledAt: number, scheduleId: number): void {
+  db.prepare('UPDATE checklists SET scheduled_at = ?, schedule_id = ? WHERE id = ?').run(scheduledAt, scheduleId, id);
+}
+
+export function setChecklistScheduledAt(db: Db, id: number, scheduledAt: number): void {
+  db.prepare('UPDATE checklists SET scheduled_at = ? WHERE id = ?').run(scheduledAt, id);
+}
+
+/** A `Scheduled` checklist starts. */
+export function setChecklistStarted(db: Db, id: number, at: number): void {
+  db.prepare("UPDATE checklists SET status = 'InProgress', started_at = ? WHERE id = ?").run(at, id);
+}
+
+export function checklistStatusById(db: Db, id: number): { id: number; workspace_id: number; status: string } | undefined {
+  return db.prepare<[number], { id: number; workspace_id: number; status: string }>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(id);
+}
+
+export type ScheduledChecklist = { id: number; status: string; scheduled_at: number | null };
+
+export function scheduledChecklistById(db: Db, id: number): ScheduledChecklist | undefined {
+  return db.prepare<[number], ScheduledChecklist>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(id);
+}
+
+/** The schedule's `Scheduled` checklist for one instant, the oldest when several. */
+export function scheduledChecklistAt(db: Db, scheduleId: number, scheduledAt: number): ScheduledChecklist | undefined {
+  return db
+    .prepare<[number, number], ScheduledChecklist>("SELECT id, status, scheduled_at FROM checklists WHERE schedule_id = ? AND scheduled_at = ? AND status = 'Scheduled' ORDER BY id LIMIT 1")
+    .get(scheduleId, scheduledAt);
+}
+
+export function checklistHeadById(db: Db, id: number): { key: string; name: string; status: string } | undefined {
+  return db.prepare<[number], { key: string; name: string; status: string }>('SELECT key, name, status FROM checklists WHERE id = ?').get(id);
+}
+
+/** Renames the checklist only while it is still `Scheduled`. */
+export function renameScheduledChecklist(db: Db, id: number, name: string): void {
+  db.prepare("UPDATE checklists SET name = ? WHERE id = ? AND status = 'Scheduled'").run(name, id);
+}
+
+// ── upgrades (spec v3 4.4; docs/upgrades.md) ────────────────────────────────────
+
+/** Upgrade candidates for `target`: newest start date first (no start date last), then newest first. */
+export function upgradeCandidates(db: Db, templateId: number, target: number): ChecklistRow[] {
+  return db
+    .prepare<[number, number], ChecklistRow>(
+      `SELECT * FROM checklists
+        WHERE template_id = ? AND template_version != ? AND is_archived = 0 AND rebuilding = 0
+        ORDER BY started_at IS NULL, started_at DESC, id DESC`,
+    )
+    .all(templateId, target);
+}
+
+/** The checklist is queued for (or in) a rebuild. */
+export function markRebuilding(db: Db, id: number): void {
+  db.prepare('UPDATE checklists SET rebuilding = 1 WHERE id = ?').run(id);
+}
+
+export function clearRebuilding(db: Db, id: number): void {
+  db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(id);
+}
+
+export function setChecklistVersion(db: Db, id: number, version: number): void {
+  db.prepare('UPDATE checklists SET template_version = ? WHERE id = ?').run(version, id);
+}
+
 /** A checklist of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
 export function checklistOfWorkspace(db: Db, workspaceId: number, id: number): ChecklistRow | undefined {
   return db.prepare<[number, number], ChecklistRow>('SELECT * FROM checklists WHERE id = ? AND workspace_id = ?').get(id, workspaceId);

@@ -36,3 +36,8 @@ export function insertComment(db: Db, c: Omit<CommentRow, 'id'>): number {
 export function deleteComment(db: Db, id: number): void {
   db.prepare('DELETE FROM comments WHERE id = ?').run(id);
 }
+
+/** Comments that carried the file keep their text without it. */
+export function detachFileFromComments(db: Db, fileId: number): void {
+  db.prepare('UPDATE comments SET file_id = NULL WHERE file_id = ?').run(fileId);
+}

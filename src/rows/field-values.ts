@@ -25,3 +25,25 @@ export function replaceFieldValue(db: Db, taskId: number, fieldKey: string, json
   deleteFieldValue(db, taskId, fieldKey);
   db.prepare('INSERT INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').run(taskId, fieldKey, json, at, by);
 }
+
+export interface StoredFieldValueRow {
+  task_id: number;
+  field_key: string;
+  value: string | null;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+/** Every stored answer of a checklist's tasks, with who answered when. */
+export function storedValuesOfChecklist(db: Db, checklistId: number): StoredFieldValueRow[] {
+  return db.prepare<[number], StoredFieldValueRow>('SELECT v.* FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ?').all(checklistId);
+}
+
+/** Writes an answer over whatever the task's field held. */
+export function putFieldValue(db: Db, v: StoredFieldValueRow): void {
+  db.prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').run(v.task_id, v.field_key, v.value, v.updated_at, v.updated_by);
+}
+
+export function deleteFieldValuesOfChecklist(db: Db, checklistId: number): void {
+  db.prepare('DELETE FROM field_values WHERE task_id IN (SELECT id FROM tasks WHERE checklist_id = ?)').run(checklistId);
+}

@@ -63,6 +63,19 @@ export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
   );
 }
 
+/** The File Upload answers of a checklist's tasks. */
+export function fieldFilesOfChecklist(db: Db, checklistId: number): { id: number; task_id: number; field_key: string; name: string }[] {
+  return db
+    .prepare<[number], { id: number; task_id: number; field_key: string; name: string }>(
+      'SELECT f.id, f.task_id, f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL',
+    )
+    .all(checklistId);
+}
+
+export function moveFileToTask(db: Db, id: number, taskId: number): void {
+  db.prepare('UPDATE files SET task_id = ? WHERE id = ?').run(taskId, id);
+}
+
 /** A File Upload field's files by its exact key, oldest first (what a webhook payload lists). */
 export function filesOfFieldKey(db: Db, taskId: number, fieldKey: string): { id: number; name: string; content_type: string; token: string }[] {
   return db

@@ -114,3 +114,15 @@ export const groupInWorkspace = (db: Db, workspaceId: number, id: number): Group
 /** A group's members, not removed nor anonymous (any order). */
 export const membersOfGroup = (db: Db, groupId: number): MemberRow[] =>
   db.prepare<[number], MemberRow>('SELECT m.* FROM group_members gm JOIN members m ON m.id = gm.member_id WHERE gm.group_id = ? AND m.is_removed = 0 AND m.is_anonymous = 0').all(groupId);
+
+/** A member of the workspace, whatever its state (anonymous, inactive and removed included). */
+export const workspaceMember = (db: Db, workspaceId: number, id: number): MemberRow | undefined =>
+  db.prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+
+/** Whether the member belongs to a group of the workspace named `lowerName` (lower case). */
+export const inGroupNamed = (db: Db, workspaceId: number, memberId: number, lowerName: string): boolean =>
+  db
+    .prepare<[number, number, string], { n: number }>(
+      'SELECT COUNT(*) AS n FROM group_members gm JOIN groups g ON g.id = gm.group_id WHERE gm.member_id = ? AND g.workspace_id = ? AND lower(g.name) = ?',
+    )
+    .get(memberId, workspaceId, lowerName)!.n > 0;

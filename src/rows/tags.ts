@@ -49,6 +49,19 @@ export const tagCountRows = (db: Db, workspaceId: number): TagCountsRow[] =>
     )
     .all(workspaceId);
 
+/** Tags on a checklist and on its tasks, with their names. */
+export const tagsOnChecklistAndTasks = (db: Db, checklistId: number): { target_type: 'checklist' | 'task'; target_id: number; name: string }[] =>
+  db
+    .prepare<[number, number], { target_type: 'checklist' | 'task'; target_id: number; name: string }>(
+      `SELECT a.target_type, a.target_id, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+          WHERE (a.target_type = 'checklist' AND a.target_id = ?)
+             OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
+    )
+    .all(checklistId, checklistId);
+
+/** Takes every tag off a task. */
+export const untagTask = (db: Db, taskId: number): void => void db.prepare("DELETE FROM tag_assignments WHERE target_type = 'task' AND target_id = ?").run(taskId);
+
 export interface TagRow {
   id: number;
   key: string;

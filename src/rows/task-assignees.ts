@@ -39,3 +39,7 @@ export function tasksAssignedTo(db: Db, type: string, id: number, workspaceId: n
     )
     .all(type, id, workspaceId);
 }
+
+export function clearTaskAssignees(db: Db, taskId: number): void {
+  db.prepare('DELETE FROM task_assignees WHERE task_id = ?').run(taskId);
+}

@@ -158,6 +158,60 @@ export function deleteTask(db: Db, id: number): void {
   db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
 }
 
+/** Moves the due dates of a checklist's tasks by `shift` ms (undated tasks stay undated). */
+export function shiftTaskDues(db: Db, checklistId: number, shift: number): void {
+  db.prepare('UPDATE tasks SET due_at = due_at + ? WHERE checklist_id = ? AND due_at IS NOT NULL').run(shift, checklistId);
+}
+
+// ── upgrades (spec v3 3 "Checklist upgrade") ───────────────────────────────────
+
+/** Adds a checklist task built from a template version's task. */
+export function insertChecklistTask(
+  db: Db,
+  t: Pick<TaskRow, 'key' | 'workspace_id' | 'position' | 'name' | 'description' | 'is_heading' | 'is_stop' | 'status' | 'is_assigned_exclusively' | 'created_at'> & { checklist_id: number },
+): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, is_assigned_exclusively, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(t.key, t.workspace_id, t.checklist_id, t.position, t.name, t.description, t.is_heading, t.is_stop, t.status, t.is_assigned_exclusively, t.created_at).lastInsertRowid,
+  );
+}
+
+/** A kept task takes its place and wording from the new version. */
+export function setTaskFromVersion(db: Db, id: number, t: Pick<TaskRow, 'position' | 'name' | 'description' | 'is_heading' | 'is_stop' | 'is_assigned_exclusively'>): void {
+  db.prepare('UPDATE tasks SET position = ?, name = ?, description = ?, is_heading = ?, is_stop = ?, is_assigned_exclusively = ? WHERE id = ?').run(
+    t.position, t.name, t.description, t.is_heading, t.is_stop, t.is_assigned_exclusively, id,
+  );
+}
+
+/** A task that became a heading keeps no status, completion or due date. */
+export function clearTaskStateForHeading(db: Db, id: number): void {
+  db.prepare('UPDATE tasks SET status = NULL, completed_at = NULL, completed_by = NULL, not_applicable_at = NULL, not_applicable_by = NULL, due_at = NULL, due_is_manual = 0 WHERE id = ?').run(id);
+}
+
+/** A heading that became a task starts incomplete. */
+export function setTaskIncompleteStatus(db: Db, id: number): void {
+  db.prepare("UPDATE tasks SET status = 'Incomplete' WHERE id = ?").run(id);
+}
+
+/** The completion of a checklist task by key (compared without case). */
+export function completionOfTaskKey(db: Db, checklistId: number, key: string): { completed_at: number | null; status: string | null } | undefined {
+  return db.prepare<[number, string], { completed_at: number | null; status: string | null }>('SELECT completed_at, status FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+}
+
+/** A due date from a rule: rules move it again. */
+export function setRuleDue(db: Db, id: number, dueAt: number | null): void {
+  db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 0 WHERE id = ?').run(dueAt, id);
+}
+
+/** A checklist's own tasks, in no particular order. */
+export function tasksOfChecklistUnordered(db: Db, checklistId: number): TaskRow[] {
+  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ?').all(checklistId);
+}
+
 /** A task of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
 export function taskOfWorkspace(db: Db, workspaceId: number, id: number): TaskRow | undefined {
   return db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, workspaceId);

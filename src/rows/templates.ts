@@ -118,3 +118,21 @@ export const versionsHolding = (db: Db, workspaceId: number, needle: string): { 
         WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
     )
     .all(workspaceId, needle);
+
+/** Whether the template is archived, and its latest version. */
+export const templateState = (db: Db, id: number): { is_archived: number; latest_version: number } =>
+  db.prepare<[number], { is_archived: number; latest_version: number }>('SELECT is_archived, latest_version FROM templates WHERE id = ?').get(id)!;
+
+export const templateIsArchived = (db: Db, id: number): boolean => db.prepare<[number], { is_archived: number }>('SELECT is_archived FROM templates WHERE id = ?').get(id)!.is_archived !== 0;
+
+/** A template's key, latest version name and archived flag by row id. */
+export const templateRefById = (db: Db, id: number): { key: string; name: string; is_archived: number } =>
+  db
+    .prepare<[number], { key: string; name: string; is_archived: number }>(
+      `SELECT t.key, v.name, t.is_archived FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.id = ?`,
+    )
+    .get(id)!;
+
+/** Who published a version of the template. */
+export const versionPublisher = (db: Db, templateId: number, version: number): number | null | undefined =>
+  db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version)?.created_by;

@@ -6,7 +6,7 @@
 // processes sharing one database file.
 import type { Emulator } from '../emulator';
 import { makeContext, workspaceActor, type Ctx } from '../context';
-import { memberById, type WorkspaceRow } from '../rows/people';
+import { memberById, workspaceById } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, failUpcomingRun, stillDue } from '../rows/schedules';
 import { startRun } from '../domain/schedules/plan';
@@ -36,7 +36,7 @@ export class ScheduleWorker {
   /** The context runs start under: the workspace key's (5.9), no request behind it. */
   private ctxFor(workspaceId: number): Ctx {
     const db = this.emu.db;
-    const workspace = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(workspaceId)!;
+    const workspace = workspaceById(db, workspaceId)!;
     const actor = workspaceActor(memberById(db, workspace.anonymous_member_id ?? -1)!);
     return makeContext(this.emu, { requestId: `req_${newToken(16)}`, workspace, actor, timeZone: 'UTC', transport: 'scheduler' });
   }

@@ -4,7 +4,8 @@
 // empty on purpose: an upgrade fires no webhook event (6.3).
 import { makeContext, memberActor, type Ctx } from '../context';
 import type { Emulator } from '../emulator';
-import { memberById, type WorkspaceRow } from '../rows/people';
+import { memberById, workspaceById } from '../rows/people';
+import { versionPublisher } from '../rows/templates';
 import type { ChecklistRow } from '../domain/checklist-lookup';
 
 export interface JobRow {
@@ -24,8 +25,8 @@ export interface JobRow {
 
 export function workerCtx(emu: Emulator, c: ChecklistRow, job: JobRow): Ctx {
   const db = emu.db;
-  const ws = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?').get(c.workspace_id)!;
-  const publisher = db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(c.template_id, job.target_version)?.created_by;
+  const ws = workspaceById(db, c.workspace_id)!;
+  const publisher = versionPublisher(db, c.template_id, job.target_version);
   const member = (id: number | null | undefined) => (id == null ? undefined : memberById(db, id));
   const m = member(publisher) ?? member(ws.anonymous_member_id) ?? member(job.requested_by)!;
   const actor = memberActor(m, new Set(JSON.parse(m.rights) as string[]));

@@ -13,6 +13,7 @@ import { rebuildChecklist } from '../domain/upgrades/rebuild';
 import type { ResolvedUpgradeOptions } from './options';
 import { workerCtx } from './context';
 import { failJob, finishJob, firstDueJob, upgradeJobById } from '../rows/upgrade-jobs';
+import { clearRebuilding } from '../rows/checklists';
 import { runInSlices, sliceSpent, yieldToRequests } from '../platform/slices';
 
 export class UpgradeWorker extends ClockWorker {
@@ -131,7 +132,7 @@ export class UpgradeWorker extends ClockWorker {
         finishJob(db, job.id, now);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
-        db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(c.id);
+        clearRebuilding(db, c.id);
         recordActivity(ctx, {
           checklistId: c.id,
           action: 'checklist.upgrade_failed',

@@ -5,15 +5,9 @@ import { newGuid } from '../ids';
 import { scopeOf } from '../domain/webhooks/subscriptions';
 import { webhookById } from '../rows/webhooks';
 import { deliveryById, deliveryByKey, eventById, insertDelivery, loggedDeliveries, loggedDelivery, loggedEvents, reopenEvent, type LoggedDelivery } from '../rows/webhook-events';
+import type { DeliveryFilter } from '../public/types';
 
-export interface DeliveryFilter {
-  status?: string;
-  eventType?: string;
-  subscription?: string;
-  workspace?: string;
-  event?: string;
-  limit?: number;
-}
+export type { DeliveryFilter };
 
 /** How many rows a log page holds: 100 unless asked, 1 to 1,000. */
 const limitOf = (limit: number | undefined) => Math.min(Math.max(limit ?? 100, 1), 1000);

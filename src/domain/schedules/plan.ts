@@ -16,12 +16,17 @@ import { nextRun, runById, scheduleById, seriesOf, type RunRow, type ScheduleRow
 import {
   deleteUpcomingRuns, insertUpcomingRun, markRunFailed, markRunStarted, setRunChecklist, setSeriesProgress, startNewPlan, upcomingRunCount, upcomingRuns,
 } from '../../rows/schedules';
+import { templateState } from '../../rows/templates';
+import {
+  checklistStatusById, deleteChecklist, scheduledChecklistAt, scheduledChecklistById, setChecklistSchedule, setChecklistScheduled, setChecklistScheduledAt, setChecklistStarted,
+  type ScheduledChecklist,
+} from '../../rows/checklists';
+import { tagsOnChecklistAndTasks } from '../../rows/tags';
+import { shiftTaskDues } from '../../rows/tasks';
 
 /** Upcoming runs kept materialized per schedule (each has an id a client can skip). */
 export const WINDOW = 10;
 
-type TemplateState = { is_archived: number; latest_version: number };
-const templateState = (db: Db, id: number) => db.prepare<[number], TemplateState>('SELECT is_archived, latest_version FROM templates WHERE id = ?').get(id)!;
 
 /** Tops the window of upcoming runs up from the series (marks the schedule ended when the series runs out). */
 export function materialize(db: Db, scheduleId: number): void {
@@ -52,7 +57,7 @@ export function ensureScheduledChecklist(db: Db, scheduleId: number, now: number
   const t = templateState(db, s.template_id);
   if (t.is_archived) return; // 5.10: nothing starts from an archived template; the run fails when due
   const id = buildChecklist(db, s, run.scheduled_at, now);
-  db.prepare("UPDATE checklists SET status = 'Scheduled', started_at = NULL WHERE id = ?").run(id);
+  setChecklistScheduled(db, id);
   setRunChecklist(db, run.id, id);
 }
 
@@ -68,25 +73,19 @@ function buildChecklist(db: Db, s: ScheduleRow, startedAt: number, now: number):
     now,
     startedAt,
   });
-  db.prepare('UPDATE checklists SET scheduled_at = ?, schedule_id = ? WHERE id = ?').run(startedAt, s.id, id);
+  setChecklistSchedule(db, id, startedAt, s.id);
   return id;
 }
 
 /** Removes a run's checklist while it is still `Scheduled` (a started one is never touched). */
 export function dropScheduledChecklist(db: Db, run: RunRow): void {
   if (run.checklist_id === null) return;
-  const c = db.prepare<[number], { id: number; workspace_id: number; status: string }>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(run.checklist_id);
+  const c = checklistStatusById(db, run.checklist_id);
   if (c && c.status === 'Scheduled') {
     // Tags hang off rows by id without a foreign key: take them off so a tag goes with its last carrier.
-    const tagged = db
-      .prepare<[number, number], { target_type: 'checklist' | 'task'; target_id: number; name: string }>(
-        `SELECT a.target_type, a.target_id, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-          WHERE (a.target_type = 'checklist' AND a.target_id = ?)
-             OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
-      )
-      .all(c.id, c.id);
+    const tagged = tagsOnChecklistAndTasks(db, c.id);
     for (const t of tagged) removeTag(db, c.workspace_id, t.target_type, t.target_id, t.name);
-    db.prepare('DELETE FROM checklists WHERE id = ?').run(c.id);
+    deleteChecklist(db, c.id);
   }
   setRunChecklist(db, run.id, null);
 }
@@ -95,14 +94,11 @@ export function dropScheduledChecklist(db: Db, run: RunRow): void {
  * The run's `Scheduled` checklist: by id, or, should something have rebuilt it under a new
  * row id (an upgrade keeps the key, not necessarily the row), by schedule and instant.
  */
-function scheduledChecklistOf(db: Db, run: RunRow): { id: number; status: string; scheduled_at: number | null } | undefined {
-  type C = { id: number; status: string; scheduled_at: number | null };
-  const byId = run.checklist_id === null ? undefined : db.prepare<[number], C>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(run.checklist_id);
+function scheduledChecklistOf(db: Db, run: RunRow): ScheduledChecklist | undefined {
+  const byId = run.checklist_id === null ? undefined : scheduledChecklistById(db, run.checklist_id);
   if (byId) return byId;
   if (run.checklist_id === null) return undefined;
-  return db
-    .prepare<[number, number], C>("SELECT id, status, scheduled_at FROM checklists WHERE schedule_id = ? AND scheduled_at = ? AND status = 'Scheduled' ORDER BY id LIMIT 1")
-    .get(run.schedule_id, run.scheduled_at);
+  return scheduledChecklistAt(db, run.schedule_id, run.scheduled_at);
 }
 
 /**
@@ -126,11 +122,11 @@ export function startRun(ctx: Ctx, runId: number, early: boolean): RunRow {
     if (current && current.status === 'Scheduled') {
       checklistId = current.id;
       const shift = at - (current.scheduled_at ?? run.scheduled_at);
-      if (shift !== 0) db.prepare('UPDATE tasks SET due_at = due_at + ? WHERE checklist_id = ? AND due_at IS NOT NULL').run(shift, checklistId);
-      db.prepare("UPDATE checklists SET status = 'InProgress', started_at = ? WHERE id = ?").run(at, checklistId);
+      if (shift !== 0) shiftTaskDues(db, checklistId, shift);
+      setChecklistStarted(db, checklistId, at);
     } else {
       checklistId = buildChecklist(db, s, at, now);
-      db.prepare('UPDATE checklists SET scheduled_at = ? WHERE id = ?').run(run.scheduled_at, checklistId);
+      setChecklistScheduledAt(db, checklistId, run.scheduled_at);
     }
     markRunStarted(db, run.id, at, checklistId);
     // 6.3: new_checklist fires once per checklist started, a schedule's included.

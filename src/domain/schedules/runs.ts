@@ -8,6 +8,7 @@ import { dropScheduledChecklist, ensureScheduledChecklist, materialize, startRun
 import { findRun, findSchedule, runById, type RunStatus } from './rows';
 import { markRunSkipped, runsOfSchedule } from '../../rows/schedules';
 import { runView } from './view';
+import { templateIsArchived } from '../../rows/templates';
 
 export const RUN_STATUSES: RunStatus[] = ['Upcoming', 'Started', 'Skipped', 'Failed'];
 
@@ -60,7 +61,6 @@ export function skipRun(ctx: Ctx, input: { scheduleId: number; runId: number }) 
 export function startRunNow(ctx: Ctx, input: { scheduleId: number; runId: number }) {
   const { s, run } = actionable(ctx, input.scheduleId, input.runId, 'create checklists of this schedule');
   if (run.status !== 'Upcoming') throw conflict(`Run ${run.id} is ${run.status === 'Started' ? 'already started' : run.status.toLowerCase()}: only an upcoming run's checklist can be created now.`);
-  const t = ctx.db.prepare<[number], { is_archived: number }>('SELECT is_archived FROM templates WHERE id = ?').get(s.template_id)!;
-  if (t.is_archived) throw conflict('The template is archived: checklists cannot be started from an archived template. An Administrator can unarchive it.');
+  if (templateIsArchived(ctx.db, s.template_id)) throw conflict('The template is archived: checklists cannot be started from an archived template. An Administrator can unarchive it.');
   return runView(ctx, startRun(ctx, run.id, true));
 }

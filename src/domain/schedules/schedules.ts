@@ -12,6 +12,8 @@ import { dropScheduledChecklist, ensureScheduledChecklist, materialize, replan, 
 import { findSchedule, nextRun, recurrenceOf, scheduleById } from './rows';
 import { deleteSchedule as deleteScheduleRow, insertSchedule, schedulesOfWorkspace, updateSchedule, upcomingRuns } from '../../rows/schedules';
 import { scheduleView } from './view';
+import { templateIsArchived } from '../../rows/templates';
+import { renameScheduledChecklist } from '../../rows/checklists';
 
 export interface RecurrenceInput {
   frequency: Frequency;
@@ -70,8 +72,7 @@ function assertStartAhead(ctx: Ctx, series: Series): void {
 }
 
 function assertTemplateActive(ctx: Ctx, templateId: number): void {
-  const t = ctx.db.prepare<[number], { is_archived: number }>('SELECT is_archived FROM templates WHERE id = ?').get(templateId)!;
-  if (t.is_archived) throw conflict('The template is archived: checklists cannot be started from an archived template, so no schedule can run it. An Administrator can unarchive it.');
+  if (templateIsArchived(ctx.db, templateId)) throw conflict('The template is archived: checklists cannot be started from an archived template, so no schedule can run it. An Administrator can unarchive it.');
 }
 
 export function createSchedule(ctx: Ctx, input: CreateScheduleInput) {
@@ -167,7 +168,7 @@ export function patchSchedule(ctx: Ctx, input: PatchScheduleInput) {
   } else if (name !== s0.name) {
     // The Scheduled checklist of the next run carries the schedule's name.
     const next = nextRun(ctx.db, s0.id);
-    if (next?.checklist_id != null) ctx.db.prepare("UPDATE checklists SET name = ? WHERE id = ? AND status = 'Scheduled'").run(name, next.checklist_id);
+    if (next?.checklist_id != null) renameScheduledChecklist(ctx.db, next.checklist_id, name);
   }
   return scheduleView(ctx, scheduleById(ctx.db, s0.id)!);
 }

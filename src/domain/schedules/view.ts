@@ -5,14 +5,12 @@ import { iso } from '../../clock';
 import { userRef } from '../users';
 import { checklistUrl, templateUrl } from '../urls';
 import { startOf } from './recurrence';
+import { templateRefById } from '../../rows/templates';
+import { checklistHeadById } from '../../rows/checklists';
 import { nextRun, recurrenceOf, seriesOf, type RunRow, type ScheduleRow } from './rows';
 
 function templateRef(ctx: Ctx, templateId: number) {
-  const t = ctx.db
-    .prepare<[number], { key: string; name: string; is_archived: number }>(
-      `SELECT t.key, v.name, t.is_archived FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.id = ?`,
-    )
-    .get(templateId)!;
+  const t = templateRefById(ctx.db, templateId);
   return { key: t.key, name: t.name, url: templateUrl(ctx, t.key), isArchived: t.is_archived === 1 };
 }
 
@@ -20,7 +18,7 @@ export function runView(ctx: Ctx, r: RunRow) {
   const c =
     r.checklist_id === null
       ? undefined
-      : ctx.db.prepare<[number], { key: string; name: string; status: string }>('SELECT key, name, status FROM checklists WHERE id = ?').get(r.checklist_id);
+      : checklistHeadById(ctx.db, r.checklist_id);
   return {
     id: r.id,
     scheduleId: r.schedule_id,

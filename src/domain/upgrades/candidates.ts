@@ -10,16 +10,11 @@ import type { ChecklistRow } from '../checklist-lookup';
 import { findTemplate, findVersion } from '../templates/read';
 import type { TemplateRow } from '../../rows/templates';
 import { assertCanUpgrade } from './access';
+import { upgradeCandidates } from '../../rows/checklists';
 
 /** Candidates for `target`, newest start date first (no start date last), then newest first. */
 export function candidateRows(ctx: Pick<Ctx, 'db'>, t: Pick<TemplateRow, 'id'>, target: number): ChecklistRow[] {
-  return ctx.db
-    .prepare<[number, number], ChecklistRow>(
-      `SELECT * FROM checklists
-        WHERE template_id = ? AND template_version != ? AND is_archived = 0 AND rebuilding = 0
-        ORDER BY started_at IS NULL, started_at DESC, id DESC`,
-    )
-    .all(t.id, target);
+  return upgradeCandidates(ctx.db, t.id, target);
 }
 
 export function candidateView(ctx: Ctx, c: ChecklistRow, target: number) {

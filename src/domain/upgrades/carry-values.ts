@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import type { DocField } from '../../rows/template-document';
 import { isLinked, linkedRecords } from '../tasks/linked-records';
 import { tableColumns, validateAnswer } from '../tasks/field-values';
-import { memberById, fullName, type MemberRow } from '../../rows/people';
+import { memberById, fullName, inGroupNamed, workspaceMember } from '../../rows/people';
 
 export interface Carried {
   /** The value to store; undefined: nothing (the field is left empty). */
@@ -95,16 +95,10 @@ function carryMembers(ctx: Ctx, newF: DocField, stored: unknown): Carried {
   const ids = (Array.isArray(stored) ? stored : []) as number[];
   const group = typeof newF.group === 'string' ? newF.group.trim().toLowerCase() : undefined;
   const offered = (id: number) => {
-    const m = ctx.db.prepare<[number, number], MemberRow>('SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+    const m = workspaceMember(ctx.db, ctx.workspace.id, id);
     if (!m || m.is_active !== 1 || m.is_removed === 1 || m.is_anonymous === 1) return false;
     if (!group) return true;
-    return (
-      ctx.db
-        .prepare<[number, number, string], { n: number }>(
-          'SELECT COUNT(*) AS n FROM group_members gm JOIN groups g ON g.id = gm.group_id WHERE gm.member_id = ? AND g.workspace_id = ? AND lower(g.name) = ?',
-        )
-        .get(id, ctx.workspace.id, group)!.n > 0
-    );
+    return inGroupNamed(ctx.db, ctx.workspace.id, id, group);
   };
   const kept: number[] = [];
   const lost: string[] = [];

@@ -9,6 +9,7 @@ import type { ChecklistRow } from '../checklist-lookup';
 import { findTemplate, findVersion } from '../templates/read';
 import { candidateRows } from './candidates';
 import { assertCanUpgrade } from './access';
+import { checklistByKey, markRebuilding } from '../../rows/checklists';
 
 export interface UpgradeInput {
   key: string;
@@ -59,7 +60,7 @@ export function upgradeChecklists(ctx: Ctx, input: UpgradeInput, opts: QueueOpti
     for (const k of input.checklistKeys!) {
       if (seen.has(k.toLowerCase())) continue; // duplicates ignored
       seen.add(k.toLowerCase());
-      const c = ctx.db.prepare<[string, number], ChecklistRow>('SELECT * FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(k, ctx.workspace.id);
+      const c = checklistByKey(ctx.db, ctx.workspace.id, k);
       if (!c) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with key ${k} exists in this workspace; nothing was queued.`);
       rows.push(c);
     }
@@ -83,7 +84,7 @@ export function upgradeChecklists(ctx: Ctx, input: UpgradeInput, opts: QueueOpti
     const job = { target_version: target.version, requested_by: requestedBy, request_id: ctx.requestId, run_at: now + opts.delayMs };
     if (open !== undefined) requeueJob(ctx.db, open, job);
     else insertUpgradeJob(ctx.db, { ...job, workspace_id: ctx.workspace.id, template_id: t.id, checklist_id: c.id, created_at: now });
-    ctx.db.prepare('UPDATE checklists SET rebuilding = 1 WHERE id = ?').run(c.id);
+    markRebuilding(ctx.db, c.id);
   }
   return {
     templateKey: t.key,

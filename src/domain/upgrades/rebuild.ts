@@ -13,9 +13,18 @@ import { versionDocument, type DocField, type DocTask, type TemplateDocument } f
 import { isAnswered, validateAnswer } from '../tasks/field-values';
 import { evaluateChecklist } from '../tasks/evaluate';
 import { syncStopVisibility } from '../tasks/stop-visibility';
-import type { TaskRow } from '../tasks/rows';
 import { fieldName } from '../tasks/target';
 import { carryValue, describeValue } from './carry-values';
+import {
+  clearTaskStateForHeading, completionOfTaskKey, deleteTask, insertChecklistTask, setRuleDue, setTaskFromVersion, setTaskIncompleteStatus, setTaskUncompleted, tasksOfChecklist, tasksOfChecklistUnordered,
+} from '../../rows/tasks';
+import { deleteFieldValuesOfChecklist, fieldValuesOfTask, putFieldValue, storedValuesOfChecklist } from '../../rows/field-values';
+import { countFieldFiles, deleteFile, fieldFilesOfChecklist, moveFileToTask } from '../../rows/files';
+import { detachFileFromComments } from '../../rows/comments';
+import { addTaskAssignee, assigneesOfTask, clearTaskAssignees } from '../../rows/task-assignees';
+import { untagTask } from '../../rows/tags';
+import { clearRebuilding, reopenChecklist, setChecklistComplete, setChecklistVersion } from '../../rows/checklists';
+import { deleteChecklistNotification, notificationsOfChecklist } from '../../rows/checklist-notifications';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -79,28 +88,16 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
   const oldFields = fieldIndex(oldDoc);
   const newFields = fieldIndex(newDoc);
   const oldTaskDoc = new Map(oldDoc.tasks.filter((t) => t.id).map((t) => [lc(t.id!), t]));
-  const rows = db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
+  const rows = tasksOfChecklist(db, c.id);
   const rowByKey = new Map(rows.map((r) => [lc(r.key), r]));
   const lost: string[] = [];
   const lose = (fieldLabel: string, taskName: string, what: string, why: string) => lost.push(`"${fieldLabel}" on task "${taskName}": ${what} ${why}.`);
 
   // Answers and files as they stand, by field key, before any task moves or goes.
-  const values = db
-    .prepare<[number], { task_id: number; field_key: string; value: string | null; updated_at: number; updated_by: number | null }>(
-      'SELECT v.* FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ?',
-    )
-    .all(c.id);
-  const files = db
-    .prepare<[number], { id: number; task_id: number; field_key: string; name: string }>(
-      'SELECT f.id, f.task_id, f.field_key, f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key IS NOT NULL',
-    )
-    .all(c.id);
+  const values = storedValuesOfChecklist(db, c.id);
+  const files = fieldFilesOfChecklist(db, c.id);
 
   // ── tasks: update kept ones in place, insert new ones ──
-  const insertTask = db.prepare(
-    `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, is_assigned_exclusively, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   const taskIdByKey = new Map<string, number>();
   const fresh = new Set<string>();
   newDoc.tasks.forEach((t, i) => {
@@ -111,29 +108,38 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
       // Exclusivity changed on the checklist (PUT .../assignees) is the checklist's own, like its assignees.
       const oldT = oldTaskDoc.get(k);
       const ownExclusive = oldT !== undefined && row.is_assigned_exclusively !== (oldT.isAssignedExclusively ? 1 : 0);
-      db.prepare('UPDATE tasks SET position = ?, name = ?, description = ?, is_heading = ?, is_stop = ?, is_assigned_exclusively = ? WHERE id = ?').run(
-        i + 1,
-        t.name,
-        t.description ?? null,
-        heading ? 1 : 0,
-        t.isStop ? 1 : 0,
-        ownExclusive ? row.is_assigned_exclusively : t.isAssignedExclusively ? 1 : 0,
-        row.id,
-      );
+      setTaskFromVersion(db, row.id, {
+        position: i + 1,
+        name: t.name,
+        description: t.description ?? null,
+        is_heading: heading ? 1 : 0,
+        is_stop: t.isStop ? 1 : 0,
+        is_assigned_exclusively: ownExclusive ? row.is_assigned_exclusively : t.isAssignedExclusively ? 1 : 0,
+      });
       // Tags the new version puts on the task are added; the task's own stay.
       const newTags = (t.tags ?? []).filter((tag) => !(oldT?.tags ?? []).some((o) => o.toLowerCase() === tag.toLowerCase()));
       if (!heading && newTags.length) applyTags(db, c.workspace_id, 'task', row.id, newTags, now);
       if (heading && !row.is_heading) {
-        db.prepare('UPDATE tasks SET status = NULL, completed_at = NULL, completed_by = NULL, not_applicable_at = NULL, not_applicable_by = NULL, due_at = NULL, due_is_manual = 0 WHERE id = ?').run(row.id);
-        db.prepare('DELETE FROM task_assignees WHERE task_id = ?').run(row.id);
+        clearTaskStateForHeading(db, row.id);
+        clearTaskAssignees(db, row.id);
       } else if (!heading && row.is_heading) {
-        db.prepare("UPDATE tasks SET status = 'Incomplete' WHERE id = ?").run(row.id);
+        setTaskIncompleteStatus(db, row.id);
       }
       taskIdByKey.set(k, row.id);
     } else {
-      const id = Number(
-        insertTask.run(t.id!, c.workspace_id, c.id, i + 1, t.name, t.description ?? null, heading ? 1 : 0, t.isStop ? 1 : 0, heading ? null : 'Incomplete', t.isAssignedExclusively ? 1 : 0, now).lastInsertRowid,
-      );
+      const id = insertChecklistTask(db, {
+        key: t.id!,
+        workspace_id: c.workspace_id,
+        checklist_id: c.id,
+        position: i + 1,
+        name: t.name,
+        description: t.description ?? null,
+        is_heading: heading ? 1 : 0,
+        is_stop: t.isStop ? 1 : 0,
+        status: heading ? null : 'Incomplete',
+        is_assigned_exclusively: t.isAssignedExclusively ? 1 : 0,
+        created_at: now,
+      });
       if (!heading && t.tags?.length) applyTags(db, c.workspace_id, 'task', id, t.tags, now);
       taskIdByKey.set(k, id);
       fresh.add(k);
@@ -141,9 +147,8 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
   });
 
   // ── answers: carried field by field (4.4 carry table) ──
-  const setValue = db.prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)');
   const taskNameOf = (taskId: number) => rows.find((r) => r.id === taskId)?.name ?? '';
-  db.prepare('DELETE FROM field_values WHERE task_id IN (SELECT id FROM tasks WHERE checklist_id = ?)').run(c.id);
+  deleteFieldValuesOfChecklist(db, c.id);
   for (const v of values) {
     const stored = v.value === null ? null : JSON.parse(v.value);
     const old = oldFields.get(lc(v.field_key));
@@ -160,19 +165,19 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     const carried = old ? carryValue(ctx, old.f, now_.f, stored) : { value: stored, lost: [] };
     for (const part of carried.lost) lose(oldLabel, taskNameOf(v.task_id), `the answer ${part}`, 'was not kept');
     if (carried.value !== undefined && carried.value !== null) {
-      setValue.run(taskIdByKey.get(lc(now_.task.id!))!, now_.f.id!, JSON.stringify(carried.value), v.updated_at, v.updated_by);
+      putFieldValue(db, { task_id: taskIdByKey.get(lc(now_.task.id!))!, field_key: now_.f.id!, value: JSON.stringify(carried.value), updated_at: v.updated_at, updated_by: v.updated_by });
     }
   }
   // File Upload answers are files: they follow their field to its task, or go when it cannot hold them.
   for (const f of files) {
     const now_ = newFields.get(lc(f.field_key));
     if (now_ && now_.f.type === 'FileUpload' && !now_.task.isHeading) {
-      db.prepare('UPDATE files SET task_id = ? WHERE id = ?').run(taskIdByKey.get(lc(now_.task.id!))!, f.id);
+      moveFileToTask(db, f.id, taskIdByKey.get(lc(now_.task.id!))!);
     } else {
       const old = oldFields.get(lc(f.field_key));
       lose(old ? fieldName(old.task, old.f) : f.field_key, taskNameOf(f.task_id), `the uploaded file "${f.name}"`, now_ ? `was not kept: the field is now ${now_.f.type}` : 'was not kept: the field was removed');
-      db.prepare('UPDATE comments SET file_id = NULL WHERE file_id = ?').run(f.id);
-      db.prepare('DELETE FROM files WHERE id = ?').run(f.id);
+      detachFileFromComments(db, f.id);
+      deleteFile(db, f.id);
     }
   }
 
@@ -186,7 +191,7 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     if (!Object.hasOwn(params, p) || params[p] === null) continue;
     try {
       const v = validateAnswer(ctx, at.f, params[p], `parameters.${p}`);
-      if (v !== null) setValue.run(taskIdByKey.get(lc(at.task.id!))!, at.f.id!, JSON.stringify(v), now, ctx.actor.member.id);
+      if (v !== null) putFieldValue(db, { task_id: taskIdByKey.get(lc(at.task.id!))!, field_key: at.f.id!, value: JSON.stringify(v), updated_at: now, updated_by: ctx.actor.member.id });
     } catch {
       lose(fieldName(at.task, at.f), at.task.name, `the parameter ${p} "${describeValue(ctx, at.f, params[p])}"`, 'could not fill it');
     }
@@ -196,23 +201,18 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
   const keep = new Set(newDoc.tasks.map((t) => lc(t.id!)));
   for (const r of rows) {
     if (keep.has(lc(r.key))) continue;
-    db.prepare("DELETE FROM tag_assignments WHERE target_type = 'task' AND target_id = ?").run(r.id);
-    db.prepare('DELETE FROM tasks WHERE id = ?').run(r.id);
+    untagTask(db, r.id);
+    deleteTask(db, r.id);
   }
 
   // ── assignees, due dates, status of kept tasks ──
-  const current = db.prepare<[number], AssigneeRef & { assignee_type: string; assignee_id: number }>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?');
-  const addAssignee = db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
   const startedAt = c.started_at ?? c.created_at;
   const answers = (taskId: number) =>
     new Map(
-      db
-        .prepare<[number], { field_key: string; value: string | null }>('SELECT field_key, value FROM field_values WHERE task_id = ?')
-        .all(taskId)
-        .map((r) => [lc(r.field_key), r.value === null ? null : JSON.parse(r.value)]),
+      fieldValuesOfTask(db, taskId).map((r) => [lc(r.field_key), r.value === null ? null : JSON.parse(r.value)]),
     );
   const completedAtOf = (taskKey: string | undefined) =>
-    taskKey ? (db.prepare<[number, string], { completed_at: number | null; status: string | null }>('SELECT completed_at, status FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(c.id, taskKey) ?? null) : null;
+    taskKey ? (completionOfTaskKey(db, c.id, taskKey) ?? null) : null;
   const dueByRule = (t: DocTask): number | null => {
     const r = t.dueDate;
     if (!r) return null;
@@ -236,28 +236,28 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     const newDefaults = resolveDocNaming(db, c.workspace_id, t.assignees ?? []);
     const oldT = oldTaskDoc.get(k);
     if (fresh.has(k) || !oldT || oldT.isHeading) {
-      for (const a of newDefaults) addAssignee.run(id, a.type, a.id);
-      db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 0 WHERE id = ?').run(dueByRule(t), id);
+      for (const a of newDefaults) addTaskAssignee(db, id, a.type, a.id);
+      setRuleDue(db, id, dueByRule(t));
       continue;
     }
     // Assignees: the checklist's own additions and removals relative to the old template, over the new defaults.
     const oldDefaults = new Set(resolveDocNaming(db, c.workspace_id, oldT.assignees ?? []).map(refKey));
-    const now_ = new Set(current.all(id).map((a) => `${a.assignee_type}:${a.assignee_id}`));
+    const now_ = new Set(assigneesOfTask(db, id).map((a) => `${a.assignee_type}:${a.assignee_id}`));
     const added = [...now_].filter((x) => !oldDefaults.has(x));
     const removed = new Set([...oldDefaults].filter((x) => !now_.has(x)));
     const final = new Set([...newDefaults.map(refKey), ...added].filter((x) => !removed.has(x)));
-    db.prepare('DELETE FROM task_assignees WHERE task_id = ?').run(id);
+    clearTaskAssignees(db, id);
     for (const x of final) {
       const [type, aid] = x.split(':');
-      addAssignee.run(id, type, Number(aid));
+      addTaskAssignee(db, id, type as AssigneeRef['type'], Number(aid));
     }
     // Due date: kept while the rule is unchanged (a date changed by hand included); else the new rule's.
-    if (ruleOf(oldDoc, oldT) !== ruleOf(newDoc, t)) db.prepare('UPDATE tasks SET due_at = ?, due_is_manual = 0 WHERE id = ?').run(dueByRule(t), id);
+    if (ruleOf(oldDoc, oldT) !== ruleOf(newDoc, t)) setRuleDue(db, id, dueByRule(t));
   }
 
   // A completed task with a required field the new version leaves unanswered is incomplete again.
-  db.prepare('UPDATE checklists SET template_version = ? WHERE id = ?').run(target, c.id);
-  const tasksNow = db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id);
+  setChecklistVersion(db, c.id, target);
+  const tasksNow = tasksOfChecklist(db, c.id);
   const state = evaluateChecklist(ctx, c.id, newDoc, tasksNow);
   for (const t of newDoc.tasks) {
     const row = tasksNow.find((r) => lc(r.key) === lc(t.id!));
@@ -265,11 +265,11 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
     const a = answers(row.id);
     const missing = (t.fields ?? []).filter((f) => {
       if (!f.id || f.isRequired !== true || state.hiddenFields.has(lc(f.id))) return false;
-      if (f.type === 'FileUpload') return db.prepare<[number, string], { n: number }>('SELECT COUNT(*) AS n FROM files WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(row.id, f.id)!.n === 0;
+      if (f.type === 'FileUpload') return countFieldFiles(db, row.id, f.id) === 0;
       return !isAnswered(a.get(lc(f.id)));
     });
     if (missing.length) {
-      db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(row.id);
+      setTaskUncompleted(db, row.id);
       recordActivity(ctx, {
         checklistId: c.id,
         taskId: row.id,
@@ -280,26 +280,23 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
   }
 
   // ── custom notifications added to the checklist: kept while their task exists ──
-  const notes = db.prepare<[number], { id: number; task_key: string | null; subject: string }>('SELECT id, task_key, subject FROM checklist_notifications WHERE checklist_id = ?').all(c.id);
+  const notes = notificationsOfChecklist(db, c.id);
   for (const n of notes) {
     if (n.task_key && !keep.has(lc(n.task_key))) {
       lost.push(`The custom notification "${n.subject}" was not kept: the task it watched was removed.`);
-      db.prepare('DELETE FROM checklist_notifications WHERE id = ?').run(n.id);
+      deleteChecklistNotification(db, n.id);
     }
   }
 
   // Checklist status follows its tasks (no event: 6.3). A Scheduled checklist stays Scheduled.
   if (c.status !== 'Scheduled') {
-    const after = evaluateChecklist(ctx, c.id, newDoc, db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(c.id));
-    const outstanding = db
-      .prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ?')
-      .all(c.id)
-      .some((t) => !t.is_heading && !after.hiddenTasks.has(lc(t.key)) && t.status !== 'Complete' && t.status !== 'NotApplicable');
-    if (outstanding && c.status === 'Complete') db.prepare("UPDATE checklists SET status = 'InProgress', completed_at = NULL WHERE id = ?").run(c.id);
-    if (!outstanding && c.status === 'InProgress') db.prepare("UPDATE checklists SET status = 'Complete', completed_at = ? WHERE id = ?").run(now, c.id);
+    const after = evaluateChecklist(ctx, c.id, newDoc, tasksOfChecklist(db, c.id));
+    const outstanding = tasksOfChecklistUnordered(db, c.id).some((t) => !t.is_heading && !after.hiddenTasks.has(lc(t.key)) && t.status !== 'Complete' && t.status !== 'NotApplicable');
+    if (outstanding && c.status === 'Complete') reopenChecklist(db, c.id);
+    if (!outstanding && c.status === 'InProgress') setChecklistComplete(db, c.id, now);
   }
   syncStopVisibility(ctx, c.id, newDoc, undefined, true);
-  db.prepare('UPDATE checklists SET rebuilding = 0 WHERE id = ?').run(c.id);
+  clearRebuilding(db, c.id);
 
   for (const line of lost) recordActivity(ctx, { checklistId: c.id, action: 'checklist.upgrade_answer_lost', text: line, data: { fromVersion: c.template_version, toVersion: target } });
   recordActivity(ctx, {

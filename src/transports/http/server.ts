@@ -137,7 +137,10 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
     );
     server.headersTimeout = headersTimeout;
     server.requestTimeout = Math.max(headersTimeout, Number(process.env.WFE_REQUEST_TIMEOUT_MS) || 60_000);
-    server.keepAliveTimeout = 5_000;
+    // Idle kept-alive sockets close after 65 s, not node's 5 s: a client that reuses a socket
+    // just as the server closes it gets a reset on a POST it cannot retry (MCP's), and a busy
+    // client (a test suite on a loaded machine) reached node's 5 s between two of its requests.
+    server.keepAliveTimeout = 65_000;
     server.on('clientError', clientErrorAnswer);
     try {
       await new Promise<void>((resolve, reject) => {

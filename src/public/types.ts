@@ -4,6 +4,24 @@
 
 export type Region = 'US' | 'EU';
 
+/** Delivery settings (docs/webhooks.md "Retries"). Defaults are the documented schedule; tests and `wfe serve` may shorten them. */
+export interface WebhookOptions {
+  /** Real milliseconds to wait for the receiver's answer (connect + headers + body). Default 10 s. */
+  timeoutMs?: number;
+  /** Wait before the first retry; doubled for each further one. Emulator clock. Default 10 s. */
+  retryBaseMs?: number;
+  /** Attempts in all before a delivery is marked failed. Default 8. */
+  maxAttempts?: number;
+  /** How often (real ms) the sender looks for due deliveries; it is also woken after every event. Default 100. */
+  pollMs?: number;
+  /** Emulator-clock delay between an event and its processing ("shortly after", spec v3 6.3). Default 0. */
+  processDelayMs?: number;
+  /** Deliveries in flight at once. Default 8. */
+  concurrency?: number;
+  /** Emulator only: send every event of every workspace to this URL without subscribing. */
+  forwardEvents?: string;
+}
+
 export interface StartEmulatorOptions {
   /** 'demo' (default), 'none', a directory holding fixture.json, a path to a fixture.json, or a fixture object (docs/fixtures.md). */
   fixture?: string | Record<string, unknown>;
@@ -14,15 +32,7 @@ export interface StartEmulatorOptions {
   /** Where the emulator clock starts (ISO date-time, Date or epoch ms), and whether it stands still. Default: now, running. */
   clock?: { start?: string | number | Date; frozen?: boolean };
   /** Webhook delivery settings (docs/webhooks.md "Retries"). */
-  webhooks?: {
-    timeoutMs?: number;
-    retryBaseMs?: number;
-    maxAttempts?: number;
-    pollMs?: number;
-    processDelayMs?: number;
-    concurrency?: number;
-    forwardEvents?: string;
-  };
+  webhooks?: WebhookOptions;
   /** Listen on sockets (default true). false: only the in-process fetch answers (no ports at all). */
   listen?: boolean;
   /** Address to bind (default 127.0.0.1). */
@@ -115,6 +125,7 @@ export interface KeyChange {
   apiKey: ApiKeyInfo;
   /** On create only: the X-API-KEY value, shown this once. */
   key?: string;
+  /** The Administrator the change is made as (5.2). */
   by: { id: number; name: string };
   /** The other Administrators notified of a create or a revoke (spec v3 5.2). */
   notified: { id: number; name: string }[];
@@ -134,16 +145,20 @@ export interface FixtureKeyInfo {
 }
 
 export interface JournalEntry {
+  /** When the request arrived (emulator clock, ISO ending Z). */
   at: string;
   method: string;
   path: string;
   status: number;
+  /** Name of the API key that authenticated it; absent when none did. */
   keyName?: string;
   requestId: string;
   durationMs: number;
   region: Region;
   /** Set when an injected fault answered, delayed or dropped the call. */
   fault?: { rule: string; kind: 'status' | 'delay' | 'drop' };
+  /** The web console's own traffic (/app: its pages, feed and API routes); hidden unless asked for. */
+  console?: true;
 }
 
 export interface FaultRuleInput {
