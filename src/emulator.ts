@@ -100,8 +100,13 @@ export class Emulator {
   readonly db: Db;
   readonly clock: Clock;
   readonly ops: Operation[];
-  /** The operation table compiled (src/contract/compile.ts): the MCP tools by name and their entries, built on first use. */
-  readonly table: CompiledTable;
+  private compiledTable?: CompiledTable;
+  /** The operation table compiled (src/contract/compile.ts): the MCP tools by name and their entries, built on first use,
+   * and again if `ops` is replaced (a test may serve its own operations beside the table's). */
+  get table(): CompiledTable {
+    if (this.compiledTable?.ops !== this.ops) this.compiledTable = new CompiledTable(this.ops);
+    return this.compiledTable;
+  }
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
@@ -142,7 +147,6 @@ export class Emulator {
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.ops = options.ops ?? operations;
-    this.table = new CompiledTable(this.ops);
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
     this.db = openDb(options.db, options.image);
