@@ -88,3 +88,8 @@ export function taskStatusCounts(db: Db, checklistId: number): { total: number; 
     )
     .get(checklistId)!;
 }
+
+/** How many checklists of the workspace run one of the templates (ids are integers from rows). */
+export function countChecklistsOfTemplates(db: Db, workspaceId: number, templateIds: number[]): number {
+  return db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM checklists WHERE workspace_id = ? AND template_id IN (${templateIds.join(', ')})`).get(workspaceId)!.n;
+}

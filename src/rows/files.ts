@@ -62,3 +62,12 @@ export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
       .run(f.workspace_id, f.task_id, f.field_key, f.name, f.content_type, f.data, f.token, f.created_at, f.created_by).lastInsertRowid,
   );
 }
+
+/** A stored file by its download token, with the region of the workspace that holds it. */
+export function fileWithRegionByToken(db: Db, token: string): { name: string; content_type: string; data: Buffer; region: string } | undefined {
+  return db
+    .prepare<[string], { name: string; content_type: string; data: Buffer; region: string }>(
+      'SELECT f.name, f.content_type, f.data, w.region FROM files f JOIN workspaces w ON w.id = f.workspace_id WHERE f.token = ?',
+    )
+    .get(token);
+}

@@ -114,3 +114,19 @@ export const groupInWorkspace = (db: Db, workspaceId: number, id: number): Group
 /** A group's members, not removed nor anonymous (any order). */
 export const membersOfGroup = (db: Db, groupId: number): MemberRow[] =>
   db.prepare<[number], MemberRow>('SELECT m.* FROM group_members gm JOIN members m ON m.id = gm.member_id WHERE gm.group_id = ? AND m.is_removed = 0 AND m.is_anonymous = 0').all(groupId);
+
+/** Whether a member of the workspace can be named as an assignee: active, not removed, not anonymous, a person's role. */
+export const nameableMember = (db: Db, workspaceId: number, id: number): boolean =>
+  db
+    .prepare<[number, number], { one: number }>(
+      "SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 AND role IN ('Administrator','Member','Guest')",
+    )
+    .get(id, workspaceId) !== undefined;
+
+/** Whether a non-anonymous member (removed included) belongs to the workspace. */
+export const knownMember = (db: Db, workspaceId: number, id: number): boolean =>
+  db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0').get(id, workspaceId) !== undefined;
+
+/** A member's first and last name joined by a space, trimmed ('' when both are empty). */
+export const memberNameText = (db: Db, id: number): string | undefined =>
+  db.prepare<[number], { n: string }>("SELECT trim(coalesce(first_name,'') || ' ' || coalesce(last_name,'')) AS n FROM members WHERE id = ?").get(id)?.n;

@@ -157,3 +157,8 @@ export function setTaskAttachedTo(db: Db, id: number, checklistId: number | null
 export function deleteTask(db: Db, id: number): void {
   db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
 }
+
+/** A standalone task attached to the checklist, by its key. */
+export function attachedTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
+  return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+}

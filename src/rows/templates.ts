@@ -118,3 +118,11 @@ export const versionsHolding = (db: Db, workspaceId: number, needle: string): { 
         WHERE t.workspace_id = ? AND instr(lower(v.document), lower(?)) > 0`,
     )
     .all(workspaceId, needle);
+
+/** A template's key and latest version name by key within the workspace (key compared with case). */
+export const templateNameByKey = (db: Db, workspaceId: number, key: string): { key: string; name: string } | undefined =>
+  db
+    .prepare<[string, number], { key: string; name: string }>(
+      'SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.key = ? AND t.workspace_id = ?',
+    )
+    .get(key, workspaceId);
