@@ -93,3 +93,31 @@ export function taskStatusCounts(db: Db, checklistId: number): { total: number; 
 export function countChecklistsOfTemplates(db: Db, workspaceId: number, templateIds: number[]): number {
   return db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM checklists WHERE workspace_id = ? AND template_id IN (${templateIds.join(', ')})`).get(workspaceId)!.n;
 }
+
+export interface ChecklistInsert {
+  key: string;
+  workspaceId: number;
+  templateId: number;
+  version: number;
+  name: string;
+  createdBy: number | null;
+  now: number;
+  startedAt: number;
+  dueAt: number | null;
+}
+
+/** A new running checklist; returns its row id. */
+export function insertChecklistRow(db: Db, c: ChecklistInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO checklists (key, workspace_id, template_id, template_version, name, status, created_by, created_at, started_at, due_at)
+         VALUES (?, ?, ?, ?, ?, 'InProgress', ?, ?, ?, ?)`,
+      )
+      .run(c.key, c.workspaceId, c.templateId, c.version, c.name, c.createdBy, c.now, c.startedAt, c.dueAt).lastInsertRowid,
+  );
+}
+
+export function setChecklistParameters(db: Db, id: number, json: string): void {
+  db.prepare('UPDATE checklists SET parameters = ? WHERE id = ?').run(json, id);
+}

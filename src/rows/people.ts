@@ -130,3 +130,11 @@ export const knownMember = (db: Db, workspaceId: number, id: number): boolean =>
 /** A member's first and last name joined by a space, trimmed ('' when both are empty). */
 export const memberNameText = (db: Db, id: number): string | undefined =>
   db.prepare<[number], { n: string }>("SELECT trim(coalesce(first_name,'') || ' ' || coalesce(last_name,'')) AS n FROM members WHERE id = ?").get(id)?.n;
+
+/** The workspace's oldest active Administrator (a person, not removed), if any. */
+export const firstAdministratorId = (db: Db, workspaceId: number): number | undefined =>
+  db
+    .prepare<[number], { id: number }>(
+      "SELECT id FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1",
+    )
+    .get(workspaceId)?.id;

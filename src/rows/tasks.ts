@@ -162,3 +162,30 @@ export function deleteTask(db: Db, id: number): void {
 export function attachedTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
   return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
 }
+
+export interface ChecklistTaskInsert {
+  key: string;
+  workspaceId: number;
+  checklistId: number;
+  position: number;
+  name: string;
+  description: string | null;
+  isHeading: 0 | 1;
+  isStop: 0 | 1;
+  status: string | null;
+  dueAt: number | null;
+  exclusive: 0 | 1;
+  now: number;
+}
+
+/** A checklist's task as a template version lays it out; returns its row id. */
+export function insertChecklistTask(db: Db, t: ChecklistTaskInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, due_at, is_assigned_exclusively, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(t.key, t.workspaceId, t.checklistId, t.position, t.name, t.description, t.isHeading, t.isStop, t.status, t.dueAt, t.exclusive, t.now).lastInsertRowid,
+  );
+}

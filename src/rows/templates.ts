@@ -126,3 +126,21 @@ export const templateNameByKey = (db: Db, workspaceId: number, key: string): { k
       'SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.key = ? AND t.workspace_id = ?',
     )
     .get(key, workspaceId);
+
+export interface NamedTemplateRow {
+  id: number;
+  key: string;
+  name: string;
+  is_archived: number;
+  latest_version: number;
+}
+
+/** The oldest template of the workspace whose latest version has this name (compared without case). */
+export const templateByLatestName = (db: Db, workspaceId: number, name: string): NamedTemplateRow | undefined =>
+  db
+    .prepare<[number, string], NamedTemplateRow>(
+      `SELECT t.id, t.key, v.name, t.is_archived, t.latest_version FROM templates t
+         JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
+        WHERE t.workspace_id = ? AND lower(v.name) = lower(?) ORDER BY t.id LIMIT 1`,
+    )
+    .get(workspaceId, name);
