@@ -138,3 +138,7 @@ export const firstAdministratorId = (db: Db, workspaceId: number): number | unde
       "SELECT id FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1",
     )
     .get(workspaceId)?.id;
+
+/** The ids of the groups a member belongs to. */
+export const groupIdsOfMember = (db: Db, memberId: number): number[] =>
+  db.prepare<[number], { group_id: number }>('SELECT group_id FROM group_members WHERE member_id = ?').all(memberId).map((g) => g.group_id);
