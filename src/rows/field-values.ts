@@ -63,3 +63,10 @@ export function checklistKeyAnswersOf(db: Db, checklistId: number): LinkAnswerRo
     )
     .all(checklistId);
 }
+
+/** The first stored answer, on any of a checklist's own tasks, under a field key (compared without case). */
+export function checklistFieldValue(db: Db, checklistId: number, fieldKey: string): { value: string | null } | undefined {
+  return db
+    .prepare<[number, string], { value: string | null }>('SELECT v.value FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ? AND v.field_key = ? COLLATE NOCASE')
+    .get(checklistId, fieldKey);
+}

@@ -71,3 +71,11 @@ export function fileWithRegionByToken(db: Db, token: string): { name: string; co
     )
     .get(token);
 }
+
+/** The names of the files uploaded to a field (key compared without case) on a checklist's own tasks, oldest first. */
+export function fileNamesOfChecklistField(db: Db, checklistId: number, fieldKey: string): string[] {
+  return db
+    .prepare<[number, string], { name: string }>('SELECT f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key = ? COLLATE NOCASE ORDER BY f.id')
+    .all(checklistId, fieldKey)
+    .map((x) => x.name);
+}
