@@ -4,7 +4,8 @@ import { ApiError } from '../errors';
 import { sha256 } from '../ids';
 import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
-import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
+import type { KeyRow, WorkspaceRow } from '../rows/people';
+import { keyResolutionStatements } from '../rows/keys';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -37,11 +38,12 @@ export class KeyResolver {
     // commits by other connections (`wfe mcp` sharing it): when neither moved, no key, member
     // or workspace did. An in-memory database has no other connection (measured: the
     // data_version read tripled the cost of the check).
-    this.changes = db.prepare<[], { t: number }>('SELECT total_changes() AS t');
-    this.dataVersion = db.memory ? undefined : db.prepare<[], { v: number }>('SELECT data_version AS v FROM pragma_data_version');
-    this.byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
-    this.workspace = db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?');
-    this.member = db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?');
+    const s = keyResolutionStatements(db);
+    this.changes = s.changes;
+    this.dataVersion = s.dataVersion;
+    this.byHash = s.byHash;
+    this.workspace = s.workspace;
+    this.member = s.member;
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of

@@ -170,3 +170,126 @@ export function checklistOfWorkspace(db: Db, workspaceId: number, id: number): C
 export function checklistsOfWorkspace(db: Db, workspaceId: number): ChecklistRow[] {
   return db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE workspace_id = ? ORDER BY id').all(workspaceId);
 }
+
+/** How many checklists of the workspace run one of the templates (ids are integers from rows). */
+export function countChecklistsOfTemplates(db: Db, workspaceId: number, templateIds: number[]): number {
+  return db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM checklists WHERE workspace_id = ? AND template_id IN (${templateIds.join(', ')})`).get(workspaceId)!.n;
+}
+
+export interface ChecklistInsert {
+  key: string;
+  workspaceId: number;
+  templateId: number;
+  version: number;
+  name: string;
+  createdBy: number | null;
+  now: number;
+  startedAt: number;
+  dueAt: number | null;
+}
+
+/** A new running checklist; returns its row id. */
+export function insertChecklistRow(db: Db, c: ChecklistInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO checklists (key, workspace_id, template_id, template_version, name, status, created_by, created_at, started_at, due_at)
+         VALUES (?, ?, ?, ?, ?, 'InProgress', ?, ?, ?, ?)`,
+      )
+      .run(c.key, c.workspaceId, c.templateId, c.version, c.name, c.createdBy, c.now, c.startedAt, c.dueAt).lastInsertRowid,
+  );
+}
+
+export function setChecklistParameters(db: Db, id: number, json: string): void {
+  db.prepare('UPDATE checklists SET parameters = ? WHERE id = ?').run(json, id);
+}
+
+/** The list filters of GET /v3/checklists, already checked and resolved (src/domain/checklists/list.ts). */
+export interface ChecklistFilterTerms {
+  workspaceId: number;
+  templateId?: number;
+  statuses?: string[];
+  isArchived?: boolean;
+  includeArchived?: boolean;
+  createdBy?: number;
+  /** Trimmed and not empty. */
+  search?: string;
+  /** Trimmed. */
+  tag?: string;
+}
+
+/** The WHERE terms of the list filters (not the read rule) and their arguments. */
+export function checklistFilterSql(f: ChecklistFilterTerms): { where: string[]; args: (string | number)[] } {
+  const where = ['workspace_id = ?'];
+  const args: (string | number)[] = [f.workspaceId];
+  if (f.templateId !== undefined) {
+    where.push('template_id = ?');
+    args.push(f.templateId);
+  }
+  if (f.statuses) {
+    where.push(`status IN (${f.statuses.map(() => '?').join(',')})`);
+    args.push(...f.statuses);
+  }
+  if (f.isArchived !== undefined) {
+    where.push('is_archived = ?');
+    args.push(f.isArchived ? 1 : 0);
+  } else if (!f.includeArchived) where.push('is_archived = 0');
+  if (f.createdBy !== undefined) {
+    where.push('created_by = ?');
+    args.push(f.createdBy);
+  }
+  if (f.search) {
+    where.push("instr(lower(name), lower(?)) > 0");
+    args.push(f.search);
+  }
+  if (f.tag !== undefined) {
+    where.push(
+      `id IN (SELECT a.target_id FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
+               WHERE a.target_type = 'checklist' AND t.workspace_id = ? AND t.name = ? COLLATE NOCASE)`,
+    );
+    args.push(f.workspaceId, f.tag);
+  }
+  return { where, args };
+}
+
+/** What filtering, sorting and paging need of a checklist; the full row is read for the page only. */
+export type ChecklistSortRow = Pick<ChecklistRow, 'id' | 'template_id' | 'template_version' | 'name' | 'status' | 'created_at' | 'started_at' | 'due_at' | 'completed_at'>;
+
+/** The sort columns of the checklists matching WHERE terms (from checklistFilterSql and the read rule). */
+export function checklistSortRows(db: Db, where: string[], args: (string | number)[]): ChecklistSortRow[] {
+  return db
+    .prepare<(string | number)[], ChecklistSortRow>(
+      `SELECT id, template_id, template_version, name, status, created_at, started_at, due_at, completed_at FROM checklists WHERE ${where.join(' AND ')}`,
+    )
+    .all(...args);
+}
+
+/** ORDER BY matching the list's JS sort: no value last in both directions, ties by creation then id. */
+const CHECKLIST_ORDER_SQL: Record<string, string> = {
+  status: "CASE status WHEN 'Scheduled' THEN 0 WHEN 'InProgress' THEN 1 ELSE 2 END",
+  startDateTime: 'started_at',
+  dueDateTime: 'due_at',
+  completedDateTime: "CASE WHEN status = 'Complete' THEN completed_at END",
+  createdDateTime: 'created_at',
+};
+
+/** The count of matching checklists and the ids of one page in the list's order. */
+export function checklistPageIds(
+  db: Db,
+  where: string[],
+  args: (string | number)[],
+  sort: { field: string; dir: 'asc' | 'desc' },
+  pageSize: number,
+  offset: number,
+): { total: number; ids: number[] } {
+  const expr = CHECKLIST_ORDER_SQL[sort.field];
+  const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+  const cond = where.join(' AND ');
+  const total = db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM checklists WHERE ${cond}`).get(...args)!.n;
+  const ids = db
+    .prepare<(string | number)[], { id: number }>(
+      `SELECT id FROM checklists WHERE ${cond} ORDER BY (${expr}) IS NULL, ${expr} ${dir}, created_at ${dir}, id ${dir} LIMIT ? OFFSET ?`,
+    )
+    .all(...args, pageSize, offset);
+  return { total, ids: ids.map((r) => r.id) };
+}

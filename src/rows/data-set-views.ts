@@ -49,3 +49,9 @@ export const removedViewCount = (db: Db, dataSetId: number, name: string): numbe
 
 export const setViewSpec = (db: Db, id: number, filters: string, sorts: string, hidden: string): void =>
   void db.prepare('UPDATE data_set_views SET filters = ?, sorts = ?, hidden_fields = ? WHERE id = ?').run(filters, sorts, hidden, id);
+
+/** A view's filters and sorts, found by key or by name. */
+export const viewSpecByKeyOrName = (db: Db, dataSetId: number, key: string, name: string): { filters: string; sorts: string } | undefined =>
+  db
+    .prepare<[number, string, string], { filters: string; sorts: string }>('SELECT filters, sorts FROM data_set_views WHERE data_set_id = ? AND (key = ? COLLATE NOCASE OR name = ? COLLATE NOCASE)')
+    .get(dataSetId, key, name);

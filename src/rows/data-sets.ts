@@ -61,3 +61,12 @@ export const setDataSetName = (db: Db, id: number, name: string): void => void d
 export const setDataSetDescription = (db: Db, id: number, description: string | null): void => void db.prepare('UPDATE data_sets SET description = ? WHERE id = ?').run(description, id);
 export const setDataSetUpdatedAt = (db: Db, id: number, at: number): void => void db.prepare('UPDATE data_sets SET updated_at = ? WHERE id = ?').run(at, id);
 export const deleteDataSetRow = (db: Db, id: number): void => void db.prepare('DELETE FROM data_sets WHERE id = ?').run(id);
+
+/** The set a linked field names, by key, name or slug: the workspace's own before a system set. */
+export const dataSetForLink = (db: Db, workspaceId: number, key: string, name: string): { id: number } | undefined =>
+  db
+    .prepare<[string, string, string, number], { id: number }>(
+      `SELECT id FROM data_sets WHERE (key = ? COLLATE NOCASE OR name = ? COLLATE NOCASE OR slug = ? COLLATE NOCASE)
+         AND (workspace_id = ? OR workspace_id IS NULL) ORDER BY workspace_id IS NULL LIMIT 1`,
+    )
+    .get(key, name, name, workspaceId);

@@ -47,3 +47,43 @@ export function putFieldValue(db: Db, v: StoredFieldValueRow): void {
 export function deleteFieldValuesOfChecklist(db: Db, checklistId: number): void {
   db.prepare('DELETE FROM field_values WHERE task_id IN (SELECT id FROM tasks WHERE checklist_id = ?)').run(checklistId);
 }
+
+/** One stored answer of a task (key compared without case). */
+export function fieldValueOf(db: Db, taskId: number, fieldKey: string): { value: string | null } | undefined {
+  return db.prepare<[number, string], { value: string | null }>('SELECT value FROM field_values WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(taskId, fieldKey);
+}
+
+/** A checklist task's answer naming a linked checklist, with the task that holds it. */
+export interface LinkAnswerRow {
+  checklist_id: number;
+  task_key: string;
+  field_key: string;
+  value: string;
+}
+
+/** Checklist tasks of the workspace whose answer is exactly this text, oldest answer first. */
+export function checklistAnswersEqualTo(db: Db, workspaceId: number, value: string): LinkAnswerRow[] {
+  return db
+    .prepare<[string, number], LinkAnswerRow>(
+      `SELECT t.checklist_id, t.key AS task_key, fv.field_key, fv.value FROM field_values fv JOIN tasks t ON t.id = fv.task_id
+        WHERE fv.value = ? AND t.workspace_id = ? AND t.checklist_id IS NOT NULL ORDER BY fv.updated_at, t.id`,
+    )
+    .all(value, workspaceId);
+}
+
+/** A checklist's own answers that name a checklist, in task order. */
+export function checklistKeyAnswersOf(db: Db, checklistId: number): LinkAnswerRow[] {
+  return db
+    .prepare<[number], LinkAnswerRow>(
+      `SELECT t.checklist_id, t.key AS task_key, fv.field_key, fv.value FROM field_values fv JOIN tasks t ON t.id = fv.task_id
+        WHERE t.checklist_id = ? AND fv.value LIKE '{"checklistKey":%' ORDER BY t.position, t.id, fv.field_key`,
+    )
+    .all(checklistId);
+}
+
+/** The first stored answer, on any of a checklist's own tasks, under a field key (compared without case). */
+export function checklistFieldValue(db: Db, checklistId: number, fieldKey: string): { value: string | null } | undefined {
+  return db
+    .prepare<[number, string], { value: string | null }>('SELECT v.value FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ? AND v.field_key = ? COLLATE NOCASE')
+    .get(checklistId, fieldKey);
+}

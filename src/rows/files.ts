@@ -82,3 +82,20 @@ export function filesOfFieldKey(db: Db, taskId: number, fieldKey: string): { id:
     .prepare<[number, string], { id: number; name: string; content_type: string; token: string }>('SELECT id, name, content_type, token FROM files WHERE task_id = ? AND field_key = ? ORDER BY created_at, id')
     .all(taskId, fieldKey);
 }
+
+/** A stored file by its download token, with the region of the workspace that holds it. */
+export function fileWithRegionByToken(db: Db, token: string): { name: string; content_type: string; data: Buffer; region: string } | undefined {
+  return db
+    .prepare<[string], { name: string; content_type: string; data: Buffer; region: string }>(
+      'SELECT f.name, f.content_type, f.data, w.region FROM files f JOIN workspaces w ON w.id = f.workspace_id WHERE f.token = ?',
+    )
+    .get(token);
+}
+
+/** The names of the files uploaded to a field (key compared without case) on a checklist's own tasks, oldest first. */
+export function fileNamesOfChecklistField(db: Db, checklistId: number, fieldKey: string): string[] {
+  return db
+    .prepare<[number, string], { name: string }>('SELECT f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key = ? COLLATE NOCASE ORDER BY f.id')
+    .all(checklistId, fieldKey)
+    .map((x) => x.name);
+}

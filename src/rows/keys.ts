@@ -1,7 +1,7 @@
 // API keys (`api_keys` rows; spec v3 5.2) and the members a key change involves: the
 // finders and writers of the key control routes and the library's `apiKeys`.
 import type { Db } from '../store/open';
-import type { KeyRow, MemberRow } from './people';
+import type { KeyRow, MemberRow, WorkspaceRow } from './people';
 
 export const allKeys = (db: Db): KeyRow[] => db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY id').all();
 
@@ -35,3 +35,19 @@ export const memberOfWorkspace = (db: Db, id: number, workspaceId: number): Memb
 /** The workspace's active Administrators (not the anonymous member), id order. */
 export const activeAdministrators = (db: Db, workspaceId: number): MemberRow[] =>
   db.prepare<[number], MemberRow>("SELECT * FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id").all(workspaceId);
+
+/**
+ * The statements key resolution runs on every request (src/domain/auth.ts), prepared once per
+ * connection and handed over as statements so the hot path adds no call: the connection's change
+ * count, the file's data version (none for an in-memory database: no other connection writes it),
+ * and the key, workspace and member rows.
+ */
+export function keyResolutionStatements(db: Db) {
+  return {
+    changes: db.prepare<[], { t: number }>('SELECT total_changes() AS t'),
+    dataVersion: db.memory ? undefined : db.prepare<[], { v: number }>('SELECT data_version AS v FROM pragma_data_version'),
+    byHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+    workspace: db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?'),
+    member: db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?'),
+  };
+}

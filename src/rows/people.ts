@@ -126,3 +126,31 @@ export const inGroupNamed = (db: Db, workspaceId: number, memberId: number, lowe
       'SELECT COUNT(*) AS n FROM group_members gm JOIN groups g ON g.id = gm.group_id WHERE gm.member_id = ? AND g.workspace_id = ? AND lower(g.name) = ?',
     )
     .get(memberId, workspaceId, lowerName)!.n > 0;
+
+/** Whether a member of the workspace can be named as an assignee: active, not removed, not anonymous, a person's role. */
+export const nameableMember = (db: Db, workspaceId: number, id: number): boolean =>
+  db
+    .prepare<[number, number], { one: number }>(
+      "SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 AND role IN ('Administrator','Member','Guest')",
+    )
+    .get(id, workspaceId) !== undefined;
+
+/** Whether a non-anonymous member (removed included) belongs to the workspace. */
+export const knownMember = (db: Db, workspaceId: number, id: number): boolean =>
+  db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0').get(id, workspaceId) !== undefined;
+
+/** A member's first and last name joined by a space, trimmed ('' when both are empty). */
+export const memberNameText = (db: Db, id: number): string | undefined =>
+  db.prepare<[number], { n: string }>("SELECT trim(coalesce(first_name,'') || ' ' || coalesce(last_name,'')) AS n FROM members WHERE id = ?").get(id)?.n;
+
+/** The workspace's oldest active Administrator (a person, not removed), if any. */
+export const firstAdministratorId = (db: Db, workspaceId: number): number | undefined =>
+  db
+    .prepare<[number], { id: number }>(
+      "SELECT id FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1",
+    )
+    .get(workspaceId)?.id;
+
+/** The ids of the groups a member belongs to. */
+export const groupIdsOfMember = (db: Db, memberId: number): number[] =>
+  db.prepare<[number], { group_id: number }>('SELECT group_id FROM group_members WHERE member_id = ?').all(memberId).map((g) => g.group_id);

@@ -165,8 +165,8 @@ export function shiftTaskDues(db: Db, checklistId: number, shift: number): void 
 
 // ── upgrades (spec v3 3 "Checklist upgrade") ───────────────────────────────────
 
-/** Adds a checklist task built from a template version's task. */
-export function insertChecklistTask(
+/** Adds a checklist task built from a template version's task, undated (an upgrade's new task). */
+export function insertTaskFromVersion(
   db: Db,
   t: Pick<TaskRow, 'key' | 'workspace_id' | 'position' | 'name' | 'description' | 'is_heading' | 'is_stop' | 'status' | 'is_assigned_exclusively' | 'created_at'> & { checklist_id: number },
 ): number {
@@ -215,4 +215,36 @@ export function tasksOfChecklistUnordered(db: Db, checklistId: number): TaskRow[
 /** A task of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
 export function taskOfWorkspace(db: Db, workspaceId: number, id: number): TaskRow | undefined {
   return db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+}
+
+/** A standalone task attached to the checklist, by its key. */
+export function attachedTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
+  return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+}
+
+export interface ChecklistTaskInsert {
+  key: string;
+  workspaceId: number;
+  checklistId: number;
+  position: number;
+  name: string;
+  description: string | null;
+  isHeading: 0 | 1;
+  isStop: 0 | 1;
+  status: string | null;
+  dueAt: number | null;
+  exclusive: 0 | 1;
+  now: number;
+}
+
+/** A checklist's task as a template version lays it out; returns its row id. */
+export function insertChecklistTask(db: Db, t: ChecklistTaskInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, due_at, is_assigned_exclusively, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(t.key, t.workspaceId, t.checklistId, t.position, t.name, t.description, t.isHeading, t.isStop, t.status, t.dueAt, t.exclusive, t.now).lastInsertRowid,
+  );
 }

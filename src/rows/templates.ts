@@ -136,3 +136,29 @@ export const templateRefById = (db: Db, id: number): { key: string; name: string
 /** Who published a version of the template. */
 export const versionPublisher = (db: Db, templateId: number, version: number): number | null | undefined =>
   db.prepare<[number, number], { created_by: number | null }>('SELECT created_by FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version)?.created_by;
+
+/** A template's key and latest version name by key within the workspace (key compared with case). */
+export const templateNameByKey = (db: Db, workspaceId: number, key: string): { key: string; name: string } | undefined =>
+  db
+    .prepare<[string, number], { key: string; name: string }>(
+      'SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.key = ? AND t.workspace_id = ?',
+    )
+    .get(key, workspaceId);
+
+export interface NamedTemplateRow {
+  id: number;
+  key: string;
+  name: string;
+  is_archived: number;
+  latest_version: number;
+}
+
+/** The oldest template of the workspace whose latest version has this name (compared without case). */
+export const templateByLatestName = (db: Db, workspaceId: number, name: string): NamedTemplateRow | undefined =>
+  db
+    .prepare<[number, string], NamedTemplateRow>(
+      `SELECT t.id, t.key, v.name, t.is_archived, t.latest_version FROM templates t
+         JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
+        WHERE t.workspace_id = ? AND lower(v.name) = lower(?) ORDER BY t.id LIMIT 1`,
+    )
+    .get(workspaceId, name);

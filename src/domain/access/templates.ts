@@ -7,41 +7,38 @@
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import type { TemplateRow } from '../../rows/templates';
+import { folderById, folderByName, folderNameById, folderRulesOf, type FolderRow } from '../../rows/folders';
+import { groupIdsOfMember } from '../../rows/people';
 
 export type FolderPermission = 'View' | 'Edit' | 'Deny';
 
 const RANK: Record<FolderPermission, number> = { View: 1, Edit: 2, Deny: 3 };
 
-interface FolderRow {
-  id: number;
-  name: string;
-  parent_id: number | null;
-}
 
 /** The member's permission on a folder, or undefined when no rule names them (up to the root). */
 export function folderPermission(ctx: Ctx, folderId: number, memberId: number): FolderPermission | undefined {
-  const groups = ctx.db.prepare<[number], { group_id: number }>('SELECT group_id FROM group_members WHERE member_id = ?').all(memberId).map((g) => g.group_id);
+  const groups = groupIdsOfMember(ctx.db, memberId);
   let id: number | null = folderId;
   for (let hops = 0; id !== null && hops < 64; hops++) {
-    const rules = ctx.db.prepare<[number], { assignee_type: string; assignee_id: number; permission: FolderPermission }>('SELECT * FROM folder_rules WHERE folder_id = ?').all(id);
+    const rules = folderRulesOf(ctx.db, id);
     let best: FolderPermission | undefined;
     for (const r of rules) {
       const applies = r.assignee_type === 'TeamMember' ? r.assignee_id === memberId : groups.includes(r.assignee_id);
       if (applies && (!best || RANK[r.permission] > RANK[best])) best = r.permission;
     }
     if (best) return best;
-    const f: FolderRow | undefined = ctx.db.prepare<[number], FolderRow>('SELECT id, name, parent_id FROM folders WHERE id = ?').get(id);
+    const f: FolderRow | undefined = folderById(ctx.db, id);
     id = f?.parent_id ?? null;
   }
   return undefined;
 }
 
 export function findFolder(ctx: Ctx, name: string): FolderRow | undefined {
-  return ctx.db.prepare<[number, string], FolderRow>('SELECT id, name, parent_id FROM folders WHERE workspace_id = ? AND lower(name) = lower(?) ORDER BY id LIMIT 1').get(ctx.workspace.id, name.trim());
+  return folderByName(ctx.db, ctx.workspace.id, name.trim());
 }
 
 export const folderName = (ctx: Ctx, id: number | null): string | undefined =>
-  id === null ? undefined : ctx.db.prepare<[number], { name: string }>('SELECT name FROM folders WHERE id = ?').get(id)?.name;
+  id === null ? undefined : folderNameById(ctx.db, id);
 
 /** Keys that pass every template check: the workspace key and Administrators. */
 const passesAll = (ctx: Ctx) => ctx.actor.kind === 'workspace' || ctx.actor.isAdmin;

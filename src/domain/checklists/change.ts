@@ -9,6 +9,7 @@ import { assertCanRead, assertCanRun } from '../access/checklists';
 import { removeTag } from '../tags/apply';
 import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
+import { tagsOfChecklistAndTasks } from '../../rows/tags';
 
 const reload = (ctx: Ctx, row: ChecklistRow) => checklistById(ctx.db, row.id)!;
 
@@ -69,13 +70,7 @@ export function deleteChecklist(ctx: Ctx, key: string): void {
     throw forbidden('Only Administrators and the member who created a checklist may delete it. An Administrator can delete it, or archive it.');
   }
   // Tags hang off rows by id without a foreign key: take them off so a tag goes with its last carrier.
-  const tagged = ctx.db
-    .prepare<[number, number], { target_type: 'checklist' | 'task'; target_id: number; name: string }>(
-      `SELECT a.target_type, a.target_id, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-        WHERE (a.target_type = 'checklist' AND a.target_id = ?)
-           OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
-    )
-    .all(row.id, row.id);
+  const tagged = tagsOfChecklistAndTasks(ctx.db, row.id);
   for (const t of tagged) removeTag(ctx.db, ctx.workspace.id, t.target_type, t.target_id, t.name);
   deleteChecklistRow(ctx.db, row.id);
 }

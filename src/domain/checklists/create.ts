@@ -10,6 +10,9 @@ import { hasRight } from './rights';
 import { resolveParameters, startChecklist } from './start';
 import { checklistView } from './view';
 import { startLinkedChecklists } from './linked';
+import { firstAdministratorId } from '../../rows/people';
+import { templateById } from '../../rows/templates';
+import { setChecklistParameters } from '../../rows/checklists';
 
 export interface CreateChecklistInput {
   templateKey: string;
@@ -25,17 +28,12 @@ export interface CreateChecklistInput {
  * (lowest id); the anonymous member only when there is none (docs/checklists.md).
  */
 export function workspaceCreatorId(ctx: Ctx): number {
-  const m = ctx.db
-    .prepare<[number], { id: number }>(
-      "SELECT id FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id LIMIT 1",
-    )
-    .get(ctx.workspace.id);
-  return m?.id ?? ctx.actor.member.id;
+  return firstAdministratorId(ctx.db, ctx.workspace.id) ?? ctx.actor.member.id;
 }
 
 export function createChecklist(ctx: Ctx, input: CreateChecklistInput) {
   const templateId = templateIdOf(ctx, input.templateKey);
-  const t = ctx.db.prepare<[number], { is_archived: number; latest_version: number }>('SELECT is_archived, latest_version FROM templates WHERE id = ?').get(templateId)!;
+  const t = templateById(ctx.db, templateId)!;
 
   // 5.5: Checklist.Creator and run permission (the workspace key needs neither, 5.9).
   if (!hasRight(ctx, 'Checklist.Creator')) {
@@ -84,7 +82,7 @@ export function createChecklist(ctx: Ctx, input: CreateChecklistInput) {
   });
   // Kept for upgrades: a later version may bind a field to one of them (valueFrom, docs/upgrades.md).
   if (input.parameters && Object.keys(input.parameters).length) {
-    ctx.db.prepare('UPDATE checklists SET parameters = ? WHERE id = ?').run(JSON.stringify(input.parameters), id);
+    setChecklistParameters(ctx.db, id, JSON.stringify(input.parameters));
   }
   ctx.hooks.event?.(ctx, 'new_checklist', { checklistId: id });
   // Linked Checklist fields start their child checklists now (docs/upgrades.md "Linked checklists").

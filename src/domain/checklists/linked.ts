@@ -12,28 +12,20 @@ import { startChecklist } from './start';
 import { versionDocument } from '../../rows/template-document';
 import { syncStopVisibility } from '../tasks/stop-visibility';
 import type { Db } from '../../store/open';
+import { templateByLatestName, type NamedTemplateRow } from '../../rows/templates';
+import { checklistTaskByKey } from '../../rows/tasks';
+import { checklistAnswersEqualTo, checklistKeyAnswersOf, fieldValueOf, putFieldValue, type LinkAnswerRow } from '../../rows/field-values';
+import { checklistByKey } from '../../rows/checklists';
 
 /** Children start children; a ring of templates linking to each other stops here. */
 export const MAX_LINK_DEPTH = 5;
 
-export interface LinkedTemplate {
-  id: number;
-  key: string;
-  name: string;
-  is_archived: number;
-  latest_version: number;
-}
+export type LinkedTemplate = NamedTemplateRow;
 
 /** The template a Linked Checklist field names (by the name of its latest version). */
 export function linkedTemplate(db: Db, workspaceId: number, name: unknown): LinkedTemplate | undefined {
   if (typeof name !== 'string') return undefined;
-  return db
-    .prepare<[number, string], LinkedTemplate>(
-      `SELECT t.id, t.key, v.name, t.is_archived, t.latest_version FROM templates t
-         JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version
-        WHERE t.workspace_id = ? AND lower(v.name) = lower(?) ORDER BY t.id LIMIT 1`,
-    )
-    .get(workspaceId, name.trim());
+  return templateByLatestName(db, workspaceId, name.trim());
 }
 
 const docOf = (db: Db, templateId: number, version: number) =>
@@ -52,9 +44,9 @@ export function startLinkedChecklists(ctx: Ctx, parentId: number, depth = 0): vo
     if (t.isHeading) continue;
     for (const f of t.fields ?? []) {
       if (f.type !== 'LinkedChecklist' || !f.id) continue;
-      const task = ctx.db.prepare<[number, string], { id: number }>('SELECT id FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(parentId, t.id!);
+      const task = checklistTaskByKey(ctx.db, parentId, t.id!);
       if (!task) continue;
-      const answered = ctx.db.prepare<[number, string], { value: string | null }>('SELECT value FROM field_values WHERE task_id = ? AND field_key = ? COLLATE NOCASE').get(task.id, f.id);
+      const answered = fieldValueOf(ctx.db, task.id, f.id);
       if (answered && answered.value !== null && answered.value !== 'null') continue;
       const label = typeof f.label === 'string' && f.label.trim() ? f.label.trim() : 'Linked Checklist';
       const lt = linkedTemplate(ctx.db, ctx.workspace.id, f.template);
@@ -79,9 +71,7 @@ export function startLinkedChecklists(ctx: Ctx, parentId: number, depth = 0): vo
         createdBy: parent.created_by,
         now,
       });
-      ctx.db
-        .prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)')
-        .run(task.id, f.id, JSON.stringify({ checklistKey: child.key }), now, parent.created_by);
+      putFieldValue(ctx.db, { task_id: task.id, field_key: f.id, value: JSON.stringify({ checklistKey: child.key }), updated_at: now, updated_by: parent.created_by });
       syncStopVisibility(ctx, parentId, doc); // the answer may be what a condition tests
       recordActivity(ctx, {
         checklistId: parentId,
@@ -102,12 +92,7 @@ export function startLinkedChecklists(ctx: Ctx, parentId: number, depth = 0): vo
   }
 }
 
-interface LinkRow {
-  checklist_id: number;
-  task_key: string;
-  field_key: string;
-  value: string;
-}
+type LinkRow = LinkAnswerRow;
 
 const linkOf = (ctx: Ctx, row: ChecklistRow, r: Pick<LinkRow, 'task_key' | 'field_key'>) => ({
   checklist: checklistReference(ctx, row),
@@ -122,24 +107,14 @@ const linkOf = (ctx: Ctx, row: ChecklistRow, r: Pick<LinkRow, 'task_key' | 'fiel
 export function checklistLinks(ctx: Ctx, input: { checklistKey: string }) {
   const c = findChecklist(ctx, input.checklistKey);
   assertCanRead(ctx, c);
-  const holding = ctx.db
-    .prepare<[string, number], LinkRow>(
-      `SELECT t.checklist_id, t.key AS task_key, fv.field_key, fv.value FROM field_values fv JOIN tasks t ON t.id = fv.task_id
-        WHERE fv.value = ? AND t.workspace_id = ? AND t.checklist_id IS NOT NULL ORDER BY fv.updated_at, t.id`,
-    )
-    .all(JSON.stringify({ checklistKey: c.key }), ctx.workspace.id);
+  const holding = checklistAnswersEqualTo(ctx.db, ctx.workspace.id, JSON.stringify({ checklistKey: c.key }));
   const readable = readableChecklists(ctx);
   const parents = holding.map((r) => ({ row: checklistById(ctx, r.checklist_id)!, r })).filter((x) => x.row && readable(x.row));
-  const own = ctx.db
-    .prepare<[number], LinkRow>(
-      `SELECT t.checklist_id, t.key AS task_key, fv.field_key, fv.value FROM field_values fv JOIN tasks t ON t.id = fv.task_id
-        WHERE t.checklist_id = ? AND fv.value LIKE '{"checklistKey":%' ORDER BY t.position, t.id, fv.field_key`,
-    )
-    .all(c.id);
+  const own = checklistKeyAnswersOf(ctx.db, c.id);
   const children = own
     .map((r) => {
       const key = (JSON.parse(r.value) as { checklistKey?: string }).checklistKey;
-      const row = key ? ctx.db.prepare<[string, number], ChecklistRow>('SELECT * FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id) : undefined;
+      const row = key ? checklistByKey(ctx.db, ctx.workspace.id, key) : undefined;
       return row && readable(row) ? linkOf(ctx, row, r) : undefined;
     })
     .filter((x): x is ReturnType<typeof linkOf> => x !== undefined);

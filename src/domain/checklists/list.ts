@@ -7,6 +7,8 @@ import { compareText, decodeCursor, encodeCursor, paginate, parseSort, type Sort
 import { readableChecklists, readableChecklistsSql } from '../access/checklists';
 import { checklistById, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
+import { checklistFilterSql, checklistPageIds, checklistSortRows, type ChecklistSortRow } from '../../rows/checklists';
+import { templateByKey } from '../../rows/templates';
 
 export const CHECKLIST_STATUSES = ['Scheduled', 'InProgress', 'Complete'] as const;
 export type ChecklistStatus = (typeof CHECKLIST_STATUSES)[number];
@@ -41,13 +43,12 @@ export function parseChecklistStatuses(value: string | string[] | undefined, fie
 
 /** The workspace's template id for a key, or 404 TEMPLATE_NOT_FOUND. */
 export function templateIdOf(ctx: Ctx, key: string): number {
-  const t = ctx.db.prepare<[string, number], { id: number }>('SELECT id FROM templates WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id);
+  const t = templateByKey(ctx.db, ctx.workspace.id, key);
   if (!t) throw notFound('TEMPLATE_NOT_FOUND', `No template with key ${key} exists in this workspace.`);
   return t.id;
 }
 
-/** What filtering, sorting and paging need of a checklist; the full row is read for the page only. */
-export type ChecklistSortRow = Pick<ChecklistRow, 'id' | 'template_id' | 'template_version' | 'name' | 'status' | 'created_at' | 'started_at' | 'due_at' | 'completed_at'>;
+export type { ChecklistSortRow };
 
 /** Full rows for one page (measured: reading every column of 100,000 rows per request kept ~380 MB resident). */
 export const fullRow = (ctx: Ctx) => (r: ChecklistSortRow): ChecklistRow => checklistById(ctx, r.id)!;
@@ -55,60 +56,25 @@ export const fullRow = (ctx: Ctx) => (r: ChecklistSortRow): ChecklistRow => chec
 /** Rows the actor may see that pass the filters, unsorted. */
 export function selectChecklists(ctx: Ctx, f: ChecklistFilters): ChecklistSortRow[] {
   const { where, args } = filterSql(ctx, f);
-  const rows = ctx.db
-    .prepare<(string | number)[], ChecklistSortRow>(
-      `SELECT id, template_id, template_version, name, status, created_at, started_at, due_at, completed_at FROM checklists WHERE ${where.join(' AND ')}`,
-    )
-    .all(...args);
+  const rows = checklistSortRows(ctx.db, where, args);
   if (ctx.actor.kind === 'workspace' || ctx.actor.isAdmin) return rows;
   return rows.filter(readableChecklists(ctx));
 }
 
-/** The WHERE terms of the list filters (not the read rule). */
+/** The WHERE terms of the list filters (not the read rule): statuses are checked before the template is looked up. */
 function filterSql(ctx: Ctx, f: ChecklistFilters): { where: string[]; args: (string | number)[] } {
   const statuses = parseChecklistStatuses(f.status);
-  const where = ['workspace_id = ?'];
-  const args: (string | number)[] = [ctx.workspace.id];
-  if (f.templateKey !== undefined) {
-    where.push('template_id = ?');
-    args.push(templateIdOf(ctx, f.templateKey));
-  }
-  if (statuses) {
-    where.push(`status IN (${statuses.map(() => '?').join(',')})`);
-    args.push(...statuses);
-  }
-  if (f.isArchived !== undefined) {
-    where.push('is_archived = ?');
-    args.push(f.isArchived ? 1 : 0);
-  } else if (!f.includeArchived) where.push('is_archived = 0');
-  if (f.createdBy !== undefined) {
-    where.push('created_by = ?');
-    args.push(f.createdBy);
-  }
-  const q = f.search?.trim();
-  if (q) {
-    where.push("instr(lower(name), lower(?)) > 0");
-    args.push(q);
-  }
-  const tag = f.tag?.trim();
-  if (tag !== undefined) {
-    where.push(
-      `id IN (SELECT a.target_id FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-               WHERE a.target_type = 'checklist' AND t.workspace_id = ? AND t.name = ? COLLATE NOCASE)`,
-    );
-    args.push(ctx.workspace.id, tag);
-  }
-  return { where, args };
+  return checklistFilterSql({
+    workspaceId: ctx.workspace.id,
+    templateId: f.templateKey !== undefined ? templateIdOf(ctx, f.templateKey) : undefined,
+    statuses,
+    isArchived: f.isArchived,
+    includeArchived: f.includeArchived,
+    createdBy: f.createdBy,
+    search: f.search?.trim() || undefined,
+    tag: f.tag?.trim(),
+  });
 }
-
-/** ORDER BY matching sortChecklists: no value last in both directions, ties by creation then id. */
-const ORDER_SQL: Record<string, string> = {
-  status: "CASE status WHEN 'Scheduled' THEN 0 WHEN 'InProgress' THEN 1 ELSE 2 END",
-  startDateTime: 'started_at',
-  dueDateTime: 'due_at',
-  completedDateTime: "CASE WHEN status = 'Complete' THEN completed_at END",
-  createdDateTime: 'created_at',
-};
 
 /**
  * A page straight from SQL, so memory stays one page whatever the number of checklists
@@ -122,16 +88,7 @@ function pageInSql(ctx: Ctx, f: ChecklistFilters, sort: Sort, pageSize: number, 
     where.push(access.sql);
     args.push(...access.args);
   }
-  const expr = ORDER_SQL[sort.field];
-  const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
-  const cond = where.join(' AND ');
-  const total = ctx.db.prepare<(string | number)[], { n: number }>(`SELECT COUNT(*) AS n FROM checklists WHERE ${cond}`).get(...args)!.n;
-  const ids = ctx.db
-    .prepare<(string | number)[], { id: number }>(
-      `SELECT id FROM checklists WHERE ${cond} ORDER BY (${expr}) IS NULL, ${expr} ${dir}, created_at ${dir}, id ${dir} LIMIT ? OFFSET ?`,
-    )
-    .all(...args, pageSize, offset);
-  return { total, ids: ids.map((r) => r.id) };
+  return checklistPageIds(ctx.db, where, args, sort, pageSize, offset);
 }
 
 const STATUS_ORDER: Record<string, number> = { Scheduled: 0, InProgress: 1, Complete: 2 };

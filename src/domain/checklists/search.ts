@@ -4,7 +4,10 @@ import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { decodeCursor, paginate, parseSort } from '../paging';
 import { parseStoredDocument, versionDocument, type DocField } from '../../rows/template-document';
-import { fullName } from '../../rows/people';
+import { fullName, memberById } from '../../rows/people';
+import { versionDocumentTexts } from '../../rows/templates';
+import { checklistFieldValue } from '../../rows/field-values';
+import { fileNamesOfChecklistField } from '../../rows/files';
 import { DEFAULT_SORT, SORT_FIELDS, filterBinding, fullRow, type ChecklistFilters, selectChecklists, sortChecklists, templateIdOf, type ChecklistSortRow } from './list';
 import { checklistView } from './view';
 
@@ -53,7 +56,7 @@ function answerTexts(ctx: Ctx, field: DocField, value: unknown): string[] {
     }
     if (field.type === 'Members' && typeof v === 'number') {
       out.push(String(v));
-      const m = ctx.db.prepare<[number], { first_name: string | null; last_name: string | null; email: string | null }>('SELECT first_name, last_name, email FROM members WHERE id = ?').get(v);
+      const m = memberById(ctx.db, v);
       if (m) {
         const n = fullName(m);
         if (n) out.push(n);
@@ -95,8 +98,8 @@ function checkConditions(ctx: Ctx, input: SearchInput): void {
   if (input.templateKey === undefined) return;
   // With a template named, a field key or name it never had is a mistake worth answering.
   const templateId = templateIdOf(ctx, input.templateKey);
-  const docs = ctx.db.prepare<[number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ?').all(templateId);
-  const fields = docs.flatMap((d) => parseStoredDocument(d.document).tasks.flatMap((t) => t.fields ?? []));
+  const docs = versionDocumentTexts(ctx.db, templateId);
+  const fields = docs.flatMap((d) => parseStoredDocument(d).tasks.flatMap((t) => t.fields ?? []));
   input.fields.forEach((c, i) => {
     if (c.fieldKey !== undefined && !fields.some((f) => f.id?.toLowerCase() === c.fieldKey!.toLowerCase())) {
       throw validationError(`fields[${i}].fieldKey names no field of the template ${input.templateKey}.`, `fields[${i}].fieldKey`);
@@ -121,12 +124,6 @@ export function searchChecklists(ctx: Ctx, input: SearchInput) {
   checkConditions(ctx, input);
   decodeCursor(input.after, binding);
   const cache = new Map<string, DocField[]>();
-  const valueOf = ctx.db.prepare<[number, string], { value: string | null }>(
-    'SELECT v.value FROM field_values v JOIN tasks t ON t.id = v.task_id WHERE t.checklist_id = ? AND v.field_key = ? COLLATE NOCASE',
-  );
-  const filesOf = ctx.db.prepare<[number, string], { name: string }>(
-    'SELECT f.name FROM files f JOIN tasks t ON t.id = f.task_id WHERE t.checklist_id = ? AND f.field_key = ? COLLATE NOCASE ORDER BY f.id',
-  );
   const matches = (row: ChecklistSortRow): boolean => {
     const fields = versionFields(ctx, row.template_id, row.template_version, cache);
     const results = input.fields.map((c) => {
@@ -137,9 +134,9 @@ export function searchChecklists(ctx: Ctx, input: SearchInput) {
       if (targets.length === 0) return false; // the checklist has no such field: no condition holds
       return targets.some((f) => {
         let texts: string[];
-        if (f.type === 'FileUpload') texts = filesOf.all(row.id, f.id!).map((x) => x.name);
+        if (f.type === 'FileUpload') texts = fileNamesOfChecklistField(ctx.db, row.id, f.id!);
         else {
-          const stored = valueOf.get(row.id, f.id!);
+          const stored = checklistFieldValue(ctx.db, row.id, f.id!);
           texts = stored?.value ? answerTexts(ctx, f, JSON.parse(stored.value)) : [];
         }
         return satisfies(texts, c);

@@ -7,6 +7,10 @@ import type { TemplateDocument } from '../../rows/template-document';
 import { resolveDocNaming } from '../people/naming';
 import { applyTags } from '../tags/apply';
 import { syncStopVisibility } from '../tasks/stop-visibility';
+import { insertChecklistRow } from '../../rows/checklists';
+import { insertChecklistTask } from '../../rows/tasks';
+import { addTaskAssignee } from '../../rows/task-assignees';
+import { putFieldValue } from '../../rows/field-values';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -61,20 +65,17 @@ export function resolveParameters(doc: TemplateDocument, parameters: Record<stri
 export function startChecklist(db: Db, p: StartParams): { id: number; key: string } {
   const key = p.key ?? newGuid();
   const startedAt = p.startedAt ?? p.now;
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO checklists (key, workspace_id, template_id, template_version, name, status, created_by, created_at, started_at, due_at)
-         VALUES (?, ?, ?, ?, ?, 'InProgress', ?, ?, ?, ?)`,
-      )
-      .run(key, p.workspaceId, p.templateId, p.version, p.name, p.createdBy, p.now, startedAt, p.dueAt ?? null).lastInsertRowid,
-  );
-  const insertTask = db.prepare(
-    `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, due_at, is_assigned_exclusively, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertAssignee = db.prepare('INSERT OR IGNORE INTO task_assignees (task_id, assignee_type, assignee_id) VALUES (?, ?, ?)');
-  const setValue = db.prepare('INSERT OR REPLACE INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)');
+  const id = insertChecklistRow(db, {
+    key,
+    workspaceId: p.workspaceId,
+    templateId: p.templateId,
+    version: p.version,
+    name: p.name,
+    createdBy: p.createdBy,
+    now: p.now,
+    startedAt,
+    dueAt: p.dueAt ?? null,
+  });
 
   const fieldsByRef = new Map<string, { key: string }>();
   for (const t of p.doc.tasks) for (const f of t.fields ?? []) if (f.ref && f.id) fieldsByRef.set(f.ref, { key: f.id });
@@ -92,27 +93,25 @@ export function startChecklist(db: Db, p: StartParams): { id: number; key: strin
         if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) due = Date.parse(v) + offset;
       }
     }
-    const taskId = Number(
-      insertTask.run(
-        t.id!,
-        p.workspaceId,
-        id,
-        i + 1,
-        t.name,
-        t.description ?? null,
-        heading ? 1 : 0,
-        t.isStop ? 1 : 0,
-        heading ? null : 'Incomplete',
-        due,
-        t.isAssignedExclusively ? 1 : 0,
-        p.now,
-      ).lastInsertRowid,
-    );
+    const taskId = insertChecklistTask(db, {
+      key: t.id!,
+      workspaceId: p.workspaceId,
+      checklistId: id,
+      position: i + 1,
+      name: t.name,
+      description: t.description ?? null,
+      isHeading: heading ? 1 : 0,
+      isStop: t.isStop ? 1 : 0,
+      status: heading ? null : 'Incomplete',
+      dueAt: due,
+      exclusive: t.isAssignedExclusively ? 1 : 0,
+      now: p.now,
+    });
     if (!heading) {
-      for (const a of resolveDocNaming(db, p.workspaceId, t.assignees ?? [])) insertAssignee.run(taskId, a.type, a.id);
+      for (const a of resolveDocNaming(db, p.workspaceId, t.assignees ?? [])) addTaskAssignee(db, taskId, a.type, a.id);
       if (t.tags?.length) applyTags(db, p.workspaceId, 'task', taskId, t.tags, p.now);
     }
-    for (const f of t.fields ?? []) if (f.id && values.has(f.id)) setValue.run(taskId, f.id, JSON.stringify(values.get(f.id)), p.now, p.createdBy);
+    for (const f of t.fields ?? []) if (f.id && values.has(f.id)) putFieldValue(db, { task_id: taskId, field_key: f.id, value: JSON.stringify(values.get(f.id)), updated_at: p.now, updated_by: p.createdBy });
   });
   syncStopVisibility({ db }, id, p.doc);
   return { id, key };

@@ -8,16 +8,11 @@ import { iso } from '../../clock';
 import { userRef } from '../users';
 import { checklistUrl, shareUrl } from '../urls';
 import { checklistTemplateRef, type ChecklistRow } from '../checklist-lookup';
+import { tagsOf } from '../../rows/tags';
 
 /** The checklist's own tags by name, in name order. */
 export function checklistTags(ctx: Ctx, checklistId: number): string[] {
-  return ctx.db
-    .prepare<[number], { name: string }>(
-      `SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-        WHERE a.target_type = 'checklist' AND a.target_id = ? ORDER BY t.name COLLATE NOCASE, t.id`,
-    )
-    .all(checklistId)
-    .map((r) => r.name);
+  return tagsOf(ctx.db, 'checklist', checklistId).map((r) => r.name);
 }
 
 export interface TaskCounts {

@@ -4,6 +4,7 @@
 // the visibility rule is applied separately (query.ts).
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
+import { groupInWorkspace, knownMember } from '../../rows/people';
 
 export type AssigneeTerm = { kind: 'me' } | { kind: 'unassigned' } | { kind: 'member'; id: number } | { kind: 'group'; id: number };
 /** `all` is no filter at all. */
@@ -34,14 +35,11 @@ export function parseAssigneeArg(ctx: Ctx, value: string | undefined): AssigneeF
       }
       const id = Number(idText);
       if (m[1].toLowerCase() === 'group') {
-        const g = ctx.db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM groups WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id);
+        const g = groupInWorkspace(ctx.db, ctx.workspace.id, id);
         if (!g) throw validationError(`assignee ${p}: no group ${id} exists in this workspace.`, 'assignee');
         term = { kind: 'group', id };
       } else {
-        const mem = ctx.db
-          .prepare<[number, number], { one: number }>('SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_anonymous = 0')
-          .get(id, ctx.workspace.id);
-        if (!mem) throw validationError(`assignee ${p}: no member ${id} exists in this workspace.`, 'assignee');
+        if (!knownMember(ctx.db, ctx.workspace.id, id)) throw validationError(`assignee ${p}: no member ${id} exists in this workspace.`, 'assignee');
         term = id === ctx.actor.member.id ? { kind: 'me' } : { kind: 'member', id };
       }
     }

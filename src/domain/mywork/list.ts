@@ -9,6 +9,8 @@ import { gridEnv, gridPage, SORT_FIELDS, type GridQuery, type Position, type Sor
 import { workItems } from './rows';
 import { onOneStamp } from './totals';
 import { canonicalStatuses, endOfDay, parseStatusArg, type Judge } from './status';
+import { checklistByKey, countChecklistsOfTemplates } from '../../rows/checklists';
+import { templateByKey } from '../../rows/templates';
 
 export interface ListMyWorkInput {
   status?: string;
@@ -28,7 +30,7 @@ function resolveKeys(ctx: Ctx, value: string | undefined, field: string, table: 
   if (keys.some((k) => !isGuid(k))) throw validationError(`${field} must be comma-separated ${what} keys (GUIDs).`, field);
   const ids = new Set<number>();
   for (const k of keys) {
-    const row = ctx.db.prepare<[string, number], { id: number }>(`SELECT id FROM ${table} WHERE key = ? COLLATE NOCASE AND workspace_id = ?`).get(k, ctx.workspace.id);
+    const row = table === 'templates' ? templateByKey(ctx.db, ctx.workspace.id, k) : checklistByKey(ctx.db, ctx.workspace.id, k);
     if (!row) throw notFound(code, `No ${what} with key ${k} exists in this workspace.`);
     ids.add(row.id);
   }
@@ -89,9 +91,7 @@ function readPage(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<typeof work
   const pageSize = input.pageSize ?? 50;
   const binding = bindingOf(ctx, q, pageSize);
   if (q.templateIds) {
-    q.templateChecklists = ctx.db
-      .prepare<[number], { n: number }>(`SELECT count(*) AS n FROM checklists WHERE workspace_id = ? AND template_id IN (${q.templateIds.join(', ')})`)
-      .get(ctx.workspace.id)!.n;
+    q.templateChecklists = countChecklistsOfTemplates(ctx.db, ctx.workspace.id, q.templateIds);
   }
   const after = input.after === undefined ? undefined : decode(input.after, binding);
   const now = ctx.now();

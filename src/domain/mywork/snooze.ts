@@ -6,8 +6,8 @@ import { notFound, validationError } from '../../errors';
 import { findChecklist } from '../checklist-lookup';
 import { assertTaskReadable } from '../tasks/guard';
 import { findStandaloneTask, type TaskTarget } from '../tasks/target';
-import type { TaskRow } from '../tasks/rows';
 import { deleteSnooze, putSnooze, snoozeUntil } from '../../rows/snoozes';
+import { attachedTaskByKey, checklistTaskByKey } from '../../rows/tasks';
 
 export const MAX_SNOOZE_TASKS = 200;
 
@@ -34,11 +34,9 @@ function resolve(ctx: Ctx, ref: TaskRef, i: number): TaskTarget {
     return t;
   }
   const checklist = findChecklist(ctx, ref.checklistKey);
-  const own = ctx.db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklist.id, ref.taskKey);
+  const own = checklistTaskByKey(ctx.db, checklist.id, ref.taskKey);
   if (own) return { task: own, checklist, standalone: false, doc: null, docTask: null };
-  const attached = ctx.db
-    .prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE')
-    .get(checklist.id, ref.taskKey);
+  const attached = attachedTaskByKey(ctx.db, checklist.id, ref.taskKey);
   if (attached) return { task: attached, checklist, standalone: true, doc: null, docTask: null };
   throw notFound('TASK_NOT_FOUND', `tasks[${i}]: no task with key ${ref.taskKey} exists on checklist ${ref.checklistKey} (its own tasks or the standalone tasks attached to it).`);
 }

@@ -9,6 +9,7 @@ import { parseSort } from '../paging';
 import { resolveNamingList, type NamingEntry } from '../tasks/naming';
 import type { ViewDefinition } from './core-views';
 import { OPEN_STATUSES, STATUSES, statusName, type GridStatus } from './status';
+import { templateByKey } from '../../rows/templates';
 
 export const VIEW_SORT_FIELDS = ['name', 'status', 'dueDateTime', 'checklistName', 'templateName', 'assignees', 'commentCount', 'tags'] as const;
 export const VIEW_TYPES = ['Private', 'UsersGroups', 'Team'] as const;
@@ -64,7 +65,7 @@ export function definitionOf(ctx: Ctx, input: ViewInput, permission: (type: View
   permission(type);
 
   const templateKeys = templates.map((k) => {
-    const row = ctx.db.prepare<[string, number], { key: string }>('SELECT key FROM templates WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(k, ctx.workspace.id);
+    const row = templateByKey(ctx.db, ctx.workspace.id, k);
     if (!row) throw notFound('TEMPLATE_NOT_FOUND', `No template with key ${k} exists in this workspace.`);
     return row.key;
   });

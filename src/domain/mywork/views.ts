@@ -8,7 +8,8 @@ import type { Ctx } from '../../context';
 import { forbidden, notFound } from '../../errors';
 import { newGuid } from '../../ids';
 import { memberGroupIds } from '../access/checklists';
-import { memberById, fullName } from '../../rows/people';
+import { memberById, fullName, groupById } from '../../rows/people';
+import { templateNameByKey } from '../../rows/templates';
 import {
   defaultViewKey, deleteSavedView, insertSavedView, savedViewByExactKey, savedViewByKey, savedViewsOfWorkspace, updateSavedView, type SavedViewRow,
 } from '../../rows/saved-views';
@@ -46,7 +47,7 @@ function mayChange(ctx: Ctx, v: SavedViewRow): boolean {
 
 function assigneeView(ctx: Ctx, a: { type: 'TeamMember' | 'Group'; id: number }) {
   if (a.type === 'Group') {
-    const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(a.id);
+    const g = groupById(ctx.db, a.id);
     return { id: a.id, type: a.type, name: g?.name };
   }
   const m = memberById(ctx.db, a.id);
@@ -54,11 +55,7 @@ function assigneeView(ctx: Ctx, a: { type: 'TeamMember' | 'Group'; id: number })
 }
 
 function templateEntry(ctx: Ctx, key: string) {
-  const t = ctx.db
-    .prepare<[string, number], { key: string; name: string }>(
-      'SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.key = ? AND t.workspace_id = ?',
-    )
-    .get(key, ctx.workspace.id);
+  const t = templateNameByKey(ctx.db, ctx.workspace.id, key);
   return { key, name: t?.name ?? '', url: templateUrl(ctx, key) };
 }
 

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAssignOrDate } from '../access/checklists';
-import type { AssigneeRef } from '../../rows/people';
+import { groupById, memberNameText, type AssigneeRef } from '../../rows/people';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';
 import { assigneesOf, taskView } from './views';
@@ -42,8 +42,8 @@ export function setAssignees(ctx: Ctx, t: TaskTarget, refs: AssigneeRef[], isAss
   }
   for (const r of removed) {
     const name = r.assignee_type === 'Group'
-      ? ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id)?.name
-      : ctx.db.prepare<[number], { n: string }>("SELECT trim(coalesce(first_name,'') || ' ' || coalesce(last_name,'')) AS n FROM members WHERE id = ?").get(r.assignee_id)?.n;
+      ? groupById(ctx.db, r.assignee_id)?.name
+      : memberNameText(ctx.db, r.assignee_id);
     recordActivity(ctx, {
       ...where,
       action: 'task.unassigned',

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { forbidden, notFound, validationError } from '../../errors';
 import { actorName, recordActivity } from '../activity';
 import { assertCanAssignOrDate } from '../access/checklists';
-import type { AssigneeRef } from '../../rows/people';
+import { groupById, memberById, type AssigneeRef } from '../../rows/people';
 import { decodeFile, storeFile, type FileInput } from './files';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { htmlToText, textToHtml } from './html-text';
@@ -64,8 +64,8 @@ export function prepareComment(ctx: Ctx, input: AddCommentInput): PreparedCommen
 }
 
 function nameOf(ctx: Ctx, r: AssigneeRef): string | undefined {
-  if (r.type === 'Group') return ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.id)?.name;
-  const m = ctx.db.prepare<[number], { first_name: string | null; last_name: string | null }>('SELECT first_name, last_name FROM members WHERE id = ?').get(r.id);
+  if (r.type === 'Group') return groupById(ctx.db, r.id)?.name;
+  const m = memberById(ctx.db, r.id);
   return m?.first_name ? [m.first_name, m.last_name].filter(Boolean).join(' ') : undefined;
 }
 

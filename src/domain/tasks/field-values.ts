@@ -8,6 +8,7 @@ import { memberById, fullName, type MemberRow } from '../../rows/people';
 import { isLinked, linkedRecords } from './linked-records';
 import { resolveNaming, type NamingEntry } from './naming';
 import { isGuid } from '../../ids';
+import { checklistByKey } from '../../rows/checklists';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const MAX_TEXT = 50_000;
@@ -146,7 +147,7 @@ export function validateAnswer(ctx: Ctx, f: DocField, value: unknown, path: stri
     case 'LinkedChecklist': {
       const key = typeof value === 'string' ? value : value && typeof value === 'object' ? (value as { checklistKey?: unknown }).checklistKey : undefined;
       if (!isGuid(key)) throw validationError(`${path} must be {"checklistKey": "<GUID>"}.`, path);
-      const c = ctx.db.prepare<[string, number], { key: string }>('SELECT key FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, ctx.workspace.id);
+      const c = checklistByKey(ctx.db, ctx.workspace.id, key);
       if (!c) throw validationError(`${path} names no checklist of this workspace.`, path);
       return { checklistKey: c.key };
     }

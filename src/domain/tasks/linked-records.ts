@@ -4,7 +4,9 @@
 import type { Ctx } from '../../context';
 import type { DataSetLink, DocField } from '../../rows/template-document';
 import { allRecords } from '../datasets/query';
-import type { FieldRow } from '../../rows/data-set-fields';
+import { fieldsOfDataSet } from '../../rows/data-set-fields';
+import { dataSetForLink } from '../../rows/data-sets';
+import { viewSpecByKeyOrName } from '../../rows/data-set-views';
 
 export interface LinkedRecord {
   key: string;
@@ -16,28 +18,18 @@ export const isLinked = (f: DocField) => typeof f.dataSet === 'object' && f.data
 
 export function linkedRecords(ctx: Ctx, f: DocField): LinkedRecord[] {
   const link = f.dataSet as DataSetLink;
-  const ds = ctx.db
-    .prepare<[string, string, string, number], { id: number }>(
-      `SELECT id FROM data_sets WHERE (key = ? COLLATE NOCASE OR name = ? COLLATE NOCASE OR slug = ? COLLATE NOCASE)
-         AND (workspace_id = ? OR workspace_id IS NULL) ORDER BY workspace_id IS NULL LIMIT 1`,
-    )
-    .get(link.key ?? '', link.name ?? '', link.name ?? '', ctx.workspace.id);
+  const ds = dataSetForLink(ctx.db, ctx.workspace.id, link.key ?? '', link.name ?? '');
   if (!ds) return [];
-  const fields = ctx.db.prepare<[number], { key: string; name: string }>('SELECT key, name FROM data_set_fields WHERE data_set_id = ? ORDER BY position').all(ds.id);
+  const fields = fieldsOfDataSet(ctx.db, ds.id);
   const display =
     fields.find((x) => x.key.toLowerCase() === (link.displayFieldKey ?? '').toLowerCase()) ??
     fields.find((x) => x.name.toLowerCase() === (link.displayField ?? '').toLowerCase()) ??
     fields[0];
-  const view = ctx.db
-    .prepare<[number, string, string], { filters: string; sorts: string }>(
-      'SELECT filters, sorts FROM data_set_views WHERE data_set_id = ? AND (key = ? COLLATE NOCASE OR name = ? COLLATE NOCASE)',
-    )
-    .get(ds.id, link.viewKey ?? '', link.view ?? '');
+  const view = viewSpecByKeyOrName(ctx.db, ds.id, link.viewKey ?? '', link.view ?? '');
   // The view's filters and sorts are the Data Set store's own (src/domain/datasets/query.ts), so a
   // linked field offers exactly what GET .../records?viewId= lists.
   const spec = view ? { filters: JSON.parse(view.filters), sorts: JSON.parse(view.sorts) } : { filters: [], sorts: [] };
-  const allFields = ctx.db.prepare<[number], FieldRow>('SELECT * FROM data_set_fields WHERE data_set_id = ? ORDER BY position, id').all(ds.id);
-  return allRecords(ctx, ds.id, allFields, spec).map((r) => {
+  return allRecords(ctx, ds.id, fields, spec).map((r) => {
     const vals = JSON.parse(r.vals) as Record<string, unknown>;
     return { key: r.key, text: display ? String(vals[display.key] ?? '') : '' };
   });

@@ -5,7 +5,7 @@
 // ChecklistCreator are refused on `type`.
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
-import { findByName, type AssigneeRef } from '../../rows/people';
+import { findByName, groupInWorkspace, nameableMember, type AssigneeRef } from '../../rows/people';
 
 export interface NamingEntry {
   type?: string;
@@ -27,16 +27,12 @@ function normaliseType(type: string, path: string): 'TeamMember' | 'Group' {
 
 export function activeMemberExists(ctx: Ctx, id: number): boolean {
   return (
-    ctx.db
-      .prepare<[number, number], { one: number }>(
-        "SELECT 1 AS one FROM members WHERE id = ? AND workspace_id = ? AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 AND role IN ('Administrator','Member','Guest')",
-      )
-      .get(id, ctx.workspace.id) !== undefined
+    nameableMember(ctx.db, ctx.workspace.id, id)
   );
 }
 
 const groupExists = (ctx: Ctx, id: number) =>
-  ctx.db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM groups WHERE id = ? AND workspace_id = ?').get(id, ctx.workspace.id) !== undefined;
+  groupInWorkspace(ctx.db, ctx.workspace.id, id) !== undefined;
 
 /** Resolves one entry or throws 400 VALIDATION_ERROR with `field` = path (e.g. `assignees[0]`). */
 export function resolveNaming(ctx: Ctx, e: NamingEntry, path: string, only?: 'TeamMember'): AssigneeRef {

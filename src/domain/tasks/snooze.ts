@@ -6,11 +6,12 @@ import { iso } from '../../clock';
 import { actsAsWorkspace, validationError } from '../../errors';
 import { assertTaskReadable, refuseHeading } from './guard';
 import type { TaskTarget } from './target';
+import { deleteSnooze, putSnooze, snoozeUntil } from '../../rows/snoozes';
 
 export function snoozeState(ctx: Ctx, taskId: number) {
-  const row = ctx.db.prepare<[number, number], { until_at: number }>('SELECT until_at FROM snoozes WHERE member_id = ? AND task_id = ?').get(ctx.actor.member.id, taskId);
-  const active = row !== undefined && row.until_at > ctx.now();
-  return { isSnoozed: active, snoozedUntil: active ? iso(row!.until_at) : undefined };
+  const until = snoozeUntil(ctx.db, ctx.actor.member.id, taskId);
+  const active = until !== undefined && until > ctx.now();
+  return { isSnoozed: active, snoozedUntil: active ? iso(until!) : undefined };
 }
 
 /** Snoozes are a person's (5.8): a workspace key is refused once the task is known to exist. */
@@ -29,13 +30,13 @@ export function setSnooze(ctx: Ctx, t: TaskTarget, until: number) {
   assertTaskReadable(ctx, t);
   refuseHeading(t, 'A heading cannot be snoozed.');
   if (until <= ctx.now()) throw validationError('snoozedUntil must be in the future.', 'snoozedUntil');
-  ctx.db.prepare('INSERT OR REPLACE INTO snoozes (member_id, task_id, until_at) VALUES (?, ?, ?)').run(ctx.actor.member.id, t.task.id, until);
+  putSnooze(ctx.db, ctx.actor.member.id, t.task.id, until);
   return snoozeState(ctx, t.task.id);
 }
 
 /** DELETE .../snooze: ends the member's snooze; harmless when not snoozed. */
 export function endSnooze(ctx: Ctx, t: TaskTarget) {
   assertPerson(ctx);
-  ctx.db.prepare('DELETE FROM snoozes WHERE member_id = ? AND task_id = ?').run(ctx.actor.member.id, t.task.id);
+  deleteSnooze(ctx.db, ctx.actor.member.id, t.task.id);
   return snoozeState(ctx, t.task.id);
 }

@@ -3,6 +3,7 @@
 // token is the secret; a file is served only on its workspace's regional address.
 import type { Db } from '../../store/open';
 import type { Region } from '../../context';
+import { fileWithRegionByToken } from '../../rows/files';
 
 export interface StoredFile {
   name: string;
@@ -11,11 +12,7 @@ export interface StoredFile {
 }
 
 export function fileByToken(db: Db, token: string, region: Region): StoredFile | undefined {
-  const f = db
-    .prepare<[string], { name: string; content_type: string; data: Buffer; region: string }>(
-      'SELECT f.name, f.content_type, f.data, w.region FROM files f JOIN workspaces w ON w.id = f.workspace_id WHERE f.token = ?',
-    )
-    .get(token);
+  const f = fileWithRegionByToken(db, token);
   if (!f || f.region !== region) return undefined;
   return { name: f.name, contentType: f.content_type, data: f.data };
 }

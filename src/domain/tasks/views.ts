@@ -4,7 +4,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { compareText } from '../paging';
 import { checklistReference } from '../checklist-lookup';
-import { memberById, fullName } from '../../rows/people';
+import { memberById, fullName, groupById } from '../../rows/people';
 import { fileUrl } from '../urls';
 import { userRef } from '../users';
 import type { DocField } from '../../rows/template-document';
@@ -14,6 +14,7 @@ import { fieldFiles } from './files';
 import type { TaskRow } from './rows';
 import { commentsOfTask, type CommentRow } from '../../rows/comments';
 import { attachmentById } from '../../rows/files';
+import { tagsOf } from '../../rows/tags';
 import { fieldValuesOfTask } from '../../rows/field-values';
 import { assigneesOfTask } from '../../rows/task-assignees';
 import { answerableFields, fieldName, type TaskTarget } from './target';
@@ -59,7 +60,7 @@ export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
 export function assigneesOf(ctx: Ctx, taskId: number) {
   const out = assigneesOfTask(ctx.db, taskId).map((r) => {
     if (r.assignee_type === 'Group') {
-      const g = ctx.db.prepare<[number], { name: string }>('SELECT name FROM groups WHERE id = ?').get(r.assignee_id);
+      const g = groupById(ctx.db, r.assignee_id);
       return { id: r.assignee_id, type: 'Group' as const, name: g?.name };
     }
     const m = memberById(ctx.db, r.assignee_id);
@@ -129,9 +130,7 @@ export function taskView(ctx: Ctx, t: TaskTarget, state = stateOf(ctx, t)) {
 
 /** The task's own tags by name, in name order (2.4). */
 export function taskTags(ctx: Ctx, taskId: number): string[] {
-  return ctx.db
-    .prepare<[number], { name: string }>("SELECT t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id WHERE a.target_type = 'task' AND a.target_id = ?")
-    .all(taskId)
+  return tagsOf(ctx.db, 'task', taskId)
     .map((r) => r.name)
     .sort(compareText);
 }

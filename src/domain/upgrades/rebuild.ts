@@ -16,7 +16,7 @@ import { syncStopVisibility } from '../tasks/stop-visibility';
 import { fieldName } from '../tasks/target';
 import { carryValue, describeValue } from './carry-values';
 import {
-  clearTaskStateForHeading, completionOfTaskKey, deleteTask, insertChecklistTask, setRuleDue, setTaskFromVersion, setTaskIncompleteStatus, setTaskUncompleted, tasksOfChecklist, tasksOfChecklistUnordered,
+  clearTaskStateForHeading, completionOfTaskKey, deleteTask, insertTaskFromVersion, setRuleDue, setTaskFromVersion, setTaskIncompleteStatus, setTaskUncompleted, tasksOfChecklist, tasksOfChecklistUnordered,
 } from '../../rows/tasks';
 import { deleteFieldValuesOfChecklist, fieldValuesOfTask, putFieldValue, storedValuesOfChecklist } from '../../rows/field-values';
 import { countFieldFiles, deleteFile, fieldFilesOfChecklist, moveFileToTask } from '../../rows/files';
@@ -127,7 +127,7 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
       }
       taskIdByKey.set(k, row.id);
     } else {
-      const id = insertChecklistTask(db, {
+      const id = insertTaskFromVersion(db, {
         key: t.id!,
         workspace_id: c.workspace_id,
         checklist_id: c.id,
