@@ -92,13 +92,3 @@ export const tagAssignmentsOfTask = (db: Db, taskId: number): { tag_key: string;
         WHERE a.target_type = 'task' AND a.target_id = ?`,
     )
     .all(taskId);
-
-/** The tags on a checklist and on its own tasks, with what carries each. */
-export const tagsOfChecklistAndTasks = (db: Db, checklistId: number): { target_type: 'checklist' | 'task'; target_id: number; name: string }[] =>
-  db
-    .prepare<[number, number], { target_type: 'checklist' | 'task'; target_id: number; name: string }>(
-      `SELECT a.target_type, a.target_id, t.name FROM tag_assignments a JOIN tags t ON t.id = a.tag_id
-        WHERE (a.target_type = 'checklist' AND a.target_id = ?)
-           OR (a.target_type = 'task' AND a.target_id IN (SELECT id FROM tasks WHERE checklist_id = ?))`,
-    )
-    .all(checklistId, checklistId);

@@ -165,21 +165,6 @@ export function shiftTaskDues(db: Db, checklistId: number, shift: number): void 
 
 // ── upgrades (spec v3 3 "Checklist upgrade") ───────────────────────────────────
 
-/** Adds a checklist task built from a template version's task, undated (an upgrade's new task). */
-export function insertTaskFromVersion(
-  db: Db,
-  t: Pick<TaskRow, 'key' | 'workspace_id' | 'position' | 'name' | 'description' | 'is_heading' | 'is_stop' | 'status' | 'is_assigned_exclusively' | 'created_at'> & { checklist_id: number },
-): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, is_assigned_exclusively, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(t.key, t.workspace_id, t.checklist_id, t.position, t.name, t.description, t.is_heading, t.is_stop, t.status, t.is_assigned_exclusively, t.created_at).lastInsertRowid,
-  );
-}
-
 /** A kept task takes its place and wording from the new version. */
 export function setTaskFromVersion(db: Db, id: number, t: Pick<TaskRow, 'position' | 'name' | 'description' | 'is_heading' | 'is_stop' | 'is_assigned_exclusively'>): void {
   db.prepare('UPDATE tasks SET position = ?, name = ?, description = ?, is_heading = ?, is_stop = ?, is_assigned_exclusively = ? WHERE id = ?').run(

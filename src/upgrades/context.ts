@@ -7,21 +7,10 @@ import type { Emulator } from '../emulator';
 import { memberById, workspaceById } from '../rows/people';
 import { versionPublisher } from '../rows/templates';
 import type { ChecklistRow } from '../domain/checklist-lookup';
+import type { UpgradeJobRow } from '../rows/upgrade-jobs';
 
-export interface JobRow {
-  id: number;
-  workspace_id: number;
-  template_id: number;
-  checklist_id: number;
-  target_version: number;
-  requested_by: number | null;
-  request_id: string | null;
-  state: 'queued' | 'done' | 'failed';
-  run_at: number;
-  error: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
+/** The job a rebuild runs for (schema.sql `upgrade_jobs`). */
+export type JobRow = UpgradeJobRow;
 
 export function workerCtx(emu: Emulator, c: ChecklistRow, job: JobRow): Ctx {
   const db = emu.db;

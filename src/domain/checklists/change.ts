@@ -9,7 +9,7 @@ import { assertCanRead, assertCanRun } from '../access/checklists';
 import { removeTag } from '../tags/apply';
 import { findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { checklistView } from './view';
-import { tagsOfChecklistAndTasks } from '../../rows/tags';
+import { tagsOnChecklistAndTasks } from '../../rows/tags';
 
 const reload = (ctx: Ctx, row: ChecklistRow) => checklistById(ctx.db, row.id)!;
 
@@ -70,7 +70,7 @@ export function deleteChecklist(ctx: Ctx, key: string): void {
     throw forbidden('Only Administrators and the member who created a checklist may delete it. An Administrator can delete it, or archive it.');
   }
   // Tags hang off rows by id without a foreign key: take them off so a tag goes with its last carrier.
-  const tagged = tagsOfChecklistAndTasks(ctx.db, row.id);
+  const tagged = tagsOnChecklistAndTasks(ctx.db, row.id);
   for (const t of tagged) removeTag(ctx.db, ctx.workspace.id, t.target_type, t.target_id, t.name);
   deleteChecklistRow(ctx.db, row.id);
 }
