@@ -1,6 +1,7 @@
 // Task rows as stored (schema.sql `tasks`): checklist tasks and standalone tasks alike, with
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
+import type { DocTask } from './template-document';
 
 export interface TaskRow {
   id: number;
@@ -220,6 +221,26 @@ export interface ChecklistTaskInsert {
   dueAt: number | null;
   exclusive: 0 | 1;
   now: number;
+}
+
+/** Adds a template version's task to a checklist as the version lays it out (a heading has no
+ * status); returns its row id. */
+export function insertTaskOfVersion(db: Db, t: DocTask, at: { workspaceId: number; checklistId: number; position: number; dueAt: number | null; now: number }): number {
+  const heading = t.isHeading === true;
+  return insertChecklistTask(db, {
+    key: t.id!,
+    workspaceId: at.workspaceId,
+    checklistId: at.checklistId,
+    position: at.position,
+    name: t.name,
+    description: t.description ?? null,
+    isHeading: heading ? 1 : 0,
+    isStop: t.isStop ? 1 : 0,
+    status: heading ? null : 'Incomplete',
+    dueAt: at.dueAt,
+    exclusive: t.isAssignedExclusively ? 1 : 0,
+    now: at.now,
+  });
 }
 
 /** A checklist's task as a template version lays it out; returns its row id. */

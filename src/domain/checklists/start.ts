@@ -8,7 +8,7 @@ import { resolveDocNaming } from '../people/naming';
 import { applyTags } from '../tags/apply';
 import { syncStopVisibility } from '../tasks/stop-visibility';
 import { insertChecklistRow } from '../../rows/checklists';
-import { insertChecklistTask } from '../../rows/tasks';
+import { insertTaskOfVersion } from '../../rows/tasks';
 import { addTaskAssignee } from '../../rows/task-assignees';
 import { putFieldValue } from '../../rows/field-values';
 
@@ -93,20 +93,7 @@ export function startChecklist(db: Db, p: StartParams): { id: number; key: strin
         if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) due = Date.parse(v) + offset;
       }
     }
-    const taskId = insertChecklistTask(db, {
-      key: t.id!,
-      workspaceId: p.workspaceId,
-      checklistId: id,
-      position: i + 1,
-      name: t.name,
-      description: t.description ?? null,
-      isHeading: heading ? 1 : 0,
-      isStop: t.isStop ? 1 : 0,
-      status: heading ? null : 'Incomplete',
-      dueAt: due,
-      exclusive: t.isAssignedExclusively ? 1 : 0,
-      now: p.now,
-    });
+    const taskId = insertTaskOfVersion(db, t, { workspaceId: p.workspaceId, checklistId: id, position: i + 1, dueAt: due, now: p.now });
     if (!heading) {
       for (const a of resolveDocNaming(db, p.workspaceId, t.assignees ?? [])) addTaskAssignee(db, taskId, a.type, a.id);
       if (t.tags?.length) applyTags(db, p.workspaceId, 'task', taskId, t.tags, p.now);

@@ -16,7 +16,7 @@ import { syncStopVisibility } from '../tasks/stop-visibility';
 import { fieldName } from '../tasks/target';
 import { carryValue, describeValue } from './carry-values';
 import {
-  clearTaskStateForHeading, completionOfTaskKey, deleteTask, insertChecklistTask, setRuleDue, setTaskFromVersion, setTaskIncompleteStatus, setTaskUncompleted, tasksOfChecklist, tasksOfChecklistUnordered,
+  clearTaskStateForHeading, completionOfTaskKey, deleteTask, insertTaskOfVersion, setRuleDue, setTaskFromVersion, setTaskIncompleteStatus, setTaskUncompleted, tasksOfChecklist, tasksOfChecklistUnordered,
 } from '../../rows/tasks';
 import { deleteFieldValuesOfChecklist, fieldValuesOfTask, putFieldValue, storedValuesOfChecklist } from '../../rows/field-values';
 import { countFieldFiles, deleteFile, fieldFilesOfChecklist, moveFileToTask } from '../../rows/files';
@@ -127,21 +127,8 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
       }
       taskIdByKey.set(k, row.id);
     } else {
-      const id = insertChecklistTask(db, {
-        key: t.id!,
-        workspaceId: c.workspace_id,
-        checklistId: c.id,
-        position: i + 1,
-        name: t.name,
-        description: t.description ?? null,
-        isHeading: heading ? 1 : 0,
-        isStop: t.isStop ? 1 : 0,
-        status: heading ? null : 'Incomplete',
-        // A task the new version adds starts undated; its due rule is applied with its assignees below.
-        dueAt: null,
-        exclusive: t.isAssignedExclusively ? 1 : 0,
-        now,
-      });
+      // A task the new version adds starts undated; its due rule is applied with its assignees below.
+      const id = insertTaskOfVersion(db, t, { workspaceId: c.workspace_id, checklistId: c.id, position: i + 1, dueAt: null, now });
       if (!heading && t.tags?.length) applyTags(db, c.workspace_id, 'task', id, t.tags, now);
       taskIdByKey.set(k, id);
       fresh.add(k);
