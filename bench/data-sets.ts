@@ -4,15 +4,7 @@
 // end to end over loopback against the running emulator.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-
-export interface DataSetRow {
-  name: string;
-  p50?: number;
-  p99?: number;
-  note?: string;
-  target?: string;
-  met?: boolean;
-}
+import type { Row } from './row';
 
 /** CPU milliseconds (user + system) the process has used: a figure the machine's load does not inflate. */
 function cpuMs(pid: number | undefined): number | undefined {
@@ -58,8 +50,8 @@ function bigCsv(rows: number, bytes: number): string {
 }
 
 /** `pid`: the emulator's process, for CPU time per operation (wall times on a loaded machine mostly measure waiting). */
-export async function dataSetBench(url: string, key: string, pid?: number): Promise<DataSetRow[]> {
-  const rows: DataSetRow[] = [];
+export async function dataSetBench(url: string, key: string, pid?: number): Promise<Row[]> {
+  const rows: Row[] = [];
   const made = await call(url, key, 'POST', '/v3/data-sets', {
     name: `Bench ${Date.now()}`,
     fields: [

@@ -5,15 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-
-interface Row {
-  name: string;
-  p50?: number;
-  p99?: number;
-  note?: string;
-  target?: string;
-  met?: boolean;
-}
+import type { Row } from './row';
 
 const KEY = 'acme-admin-key';
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Row } from './row';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AcResult>;
@@ -34,17 +35,6 @@ const KEY = 'acme-admin-key';
 const JANE_DOE = '30000000-0000-4000-8000-000000000001';
 const TASK = '21000000-0000-4000-8000-000000000106'; // First Day Welcome on Jane Doe's checklist (detail read)
 const WRITE_TASK = '21000000-0000-4000-8000-000000000104'; // Manager approval: no required field, not halted (write pair)
-
-interface Row {
-  name: string;
-  rps?: number;
-  p50?: number;
-  p99?: number;
-  ratio?: number;
-  note?: string;
-  target?: string;
-  met?: boolean;
-}
 
 function ensureBuilt(): void {
   if (existsSync(join(ROOT, 'dist', 'wfe.cjs')) && existsSync(join(ROOT, 'dist', 'wfe'))) return;

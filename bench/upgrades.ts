@@ -8,17 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Row } from './row';
 
 const ROOT = join(__dirname, '..');
-
-export interface UpgradeRow {
-  name: string;
-  p50?: number;
-  p99?: number;
-  note?: string;
-  target?: string;
-  met?: boolean;
-}
 
 const KEY = 'acme-admin-key';
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
@@ -96,8 +88,8 @@ async function measure(count: number, db: string | undefined): Promise<{ maxWait
   }
 }
 
-export async function upgradeBench(count = 1000): Promise<UpgradeRow[]> {
-  const rows: UpgradeRow[] = [];
+export async function upgradeBench(count = 1000): Promise<Row[]> {
+  const rows: Row[] = [];
   for (const where of ['memory', 'file'] as const) {
     const dir = where === 'file' ? mkdtempSync(join(tmpdir(), 'wfe-bench-upg-')) : undefined;
     try {
