@@ -76,6 +76,20 @@ export default tseslint.config(
       'no-regex-spaces': 'off',
     },
   },
+  {
+    // The domain and the row layer read the time only through ctx.now(): a read that asks it is
+    // known to (src/pipeline/answer-memo.ts remembers answers that do not, or say how long they hold).
+    files: ['src/domain/**/*.ts', 'src/rows/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time through ctx.now() (src/pipeline/answer-memo.ts).' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time through ctx.now() (src/pipeline/answer-memo.ts).' },
+        { selector: "MemberExpression[property.name='clock']", message: 'Read the time through ctx.now() (src/pipeline/answer-memo.ts).' },
+        { selector: "CallExpression[callee.object.name='performance'][callee.property.name='now']", message: 'Read the time through ctx.now() (src/pipeline/answer-memo.ts).' },
+      ],
+    },
+  },
   // Layer rules (docs/architecture.md "Layers").
   ...layer('domain', [
     ['The domain knows no transport, pipeline, operation table or platform module: it takes a Ctx and plain input.', ['transports', 'pipeline', 'operations', 'platform', 'contract']],

@@ -45,6 +45,13 @@ export interface Ctx {
   transport: Via;
   hooks: DomainHooks;
   now(): number;
+  /**
+   * Said by a read whose answer depends on the time: the answer it gives, worked out at the
+   * instant now() gave, stays the same until this instant (exclusive) as the clock runs on.
+   * The request path may then answer the same read from memory until then
+   * (src/pipeline/answer-memo.ts); nothing else listens.
+   */
+  holdsUntil(instant: number): void;
 }
 
 /** What a context is made from besides the call: the emulator's database, clock, addresses and hooks. */
@@ -80,6 +87,7 @@ export function makeContext(host: CtxHost, c: CtxFor): Ctx {
     transport: c.transport,
     hooks: c.hooks ?? host.hooks,
     now: () => host.clock.now(),
+    holdsUntil: () => undefined,
   };
 }
 

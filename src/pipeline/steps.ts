@@ -11,6 +11,7 @@ import { iso } from '../clock';
 import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 import { totalChanges } from '../store/change-signal';
+import { rememberedRead } from './answer-memo';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
 export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RULES): Principal {
@@ -90,18 +91,23 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
   if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };
-  const parsed = compiled(op).inputSchema.safeParse(raw);
-  if (!parsed.success) throw zodToApiError(parsed.error, raw);
-  const input = parsed.data as Record<string, unknown>;
+  const parse = (): Record<string, unknown> => {
+    const parsed = compiled(op).inputSchema.safeParse(raw);
+    if (!parsed.success) throw zodToApiError(parsed.error, raw);
+    return parsed.data as Record<string, unknown>;
+  };
+  // A read of the v3 operations (REST, MCP, the console's family) may be answered from memory;
+  // the legacy routes keep their own handlers' ways.
+  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedRead(ctx, op, raw, (c) => toOutcome(op, op.handler(c, parse())));
+  const input = parse();
   const execute = (): Outcome => {
-    if (!isWrite(op)) return toOutcome(op, op.handler(ctx, input));
     const before = totalChanges(emu.db);
     const result = emu.db.transaction(() => op.handler(ctx, input))();
     // Only a write that changed rows wakes the workspace's open console pages.
     if (totalChanges(emu.db) !== before) emu.changes.touch(principal.workspace.id);
     return toOutcome(op, result);
   };
-  if (isWrite(op) && info.idempotencyKey != null && emu.idempotency) {
+  if (info.idempotencyKey != null && emu.idempotency) {
     return emu.idempotency.run(ctx, op, input, info.idempotencyKey, execute);
   }
   return execute();

@@ -107,6 +107,26 @@ export function snoozedTaskIds(db: Db, memberId: number, now: number, limit: num
 }
 
 /**
+ * The earliest due date at or after `from` of an open task of the workspace that no stop halts:
+ * the first instant a grid row's Overdue or DueToday can change as time passes (halted and
+ * closed rows are judged without the time). Read on the grid's ascending index.
+ */
+export function nextOpenDue(db: Db, workspaceId: number, from: number): number | undefined {
+  return (
+    db
+      .prepare<[number, number], { d: number | null }>(
+        "SELECT min(coalesce(due_at, 9000000000000000)) AS d FROM tasks WHERE workspace_id = ? AND grid_halted = 0 AND coalesce(due_at, 9000000000000000) >= ? AND is_heading = 0 AND coalesce(status, 'Incomplete') = 'Incomplete'",
+      )
+      .get(workspaceId, from)!.d ?? undefined
+  );
+}
+
+/** The earliest end after `from` of the member's snoozes. */
+export function nextSnoozeEnd(db: Db, memberId: number, from: number): number | undefined {
+  return db.prepare<[number, number], { u: number | null }>('SELECT min(until_at) AS u FROM snoozes WHERE member_id = ? AND until_at > ?').get(memberId, from)!.u ?? undefined;
+}
+
+/**
  * What changes whenever the database does: a write by this connection (total_changes) or by
  * another process sharing the file (data_version). Two statements: measured, each is cheaper
  * than one statement joining them.

@@ -25,7 +25,11 @@ export class Versioned<K, V> {
   private seenV = -1;
   private seenR = -1;
 
-  constructor(private readonly db: Db, private readonly limit = 1000) {
+  /**
+   * `loud`: every row written counts, the quiet ones too, for a value that may read any table
+   * (a whole answer: src/pipeline/answer-memo.ts).
+   */
+  constructor(private readonly db: Db, private readonly limit = 1000, private readonly loud = false) {
     this.changes = db.prepare<[], { t: number }>('SELECT total_changes() AS t');
     this.dataVersion = db.memory ? undefined : db.prepare<[], { v: number }>('SELECT data_version AS v FROM pragma_data_version');
     this.signal = signalOf(db);
@@ -33,15 +37,7 @@ export class Versioned<K, V> {
 
   get(key: K, compute: () => V): V {
     if (!this.signal.hooked && this.db.inTransaction) return compute();
-    const t = this.changes.get()!.t - this.signal.quiet;
-    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    const r = this.signal.rollbacks;
-    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
-      this.values.clear();
-      this.seenT = t;
-      this.seenV = v;
-      this.seenR = r;
-    }
+    this.refresh();
     let value = this.values.get(key);
     if (value === undefined) {
       value = compute();
@@ -49,5 +45,36 @@ export class Versioned<K, V> {
       this.values.set(key, value);
     }
     return value;
+  }
+
+  /** The value remembered for `key`, if the database has not changed since. */
+  peek(key: K): V | undefined {
+    if (!this.signal.hooked && this.db.inTransaction) return undefined;
+    this.refresh();
+    return this.values.get(key);
+  }
+
+  /**
+   * Remembers a value computed after a `peek` that found none, unless the database changed in
+   * between (the computation wrote, or another connection did): then it is not kept.
+   */
+  put(key: K, value: V): void {
+    if (!this.signal.hooked && this.db.inTransaction) return;
+    if (this.refresh()) return;
+    if (this.values.size >= this.limit) this.values.clear();
+    this.values.set(key, value);
+  }
+
+  /** Reads the signal; forgets everything and returns true when it moved. */
+  private refresh(): boolean {
+    const t = this.changes.get()!.t - (this.loud ? 0 : this.signal.quiet);
+    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
+    const r = this.signal.rollbacks;
+    if (t === this.seenT && v === this.seenV && r === this.seenR) return false;
+    this.values.clear();
+    this.seenT = t;
+    this.seenV = v;
+    this.seenR = r;
+    return true;
   }
 }

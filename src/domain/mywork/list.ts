@@ -11,6 +11,7 @@ import { onOneStamp } from './totals';
 import { canonicalStatuses, endOfDay, parseStatusArg, type Judge } from './status';
 import { checklistByKey, countChecklistsOfTemplates } from '../../rows/checklists';
 import { templateByKey } from '../../rows/templates';
+import { nextOpenDue, nextSnoozeEnd } from '../../rows/my-work-grid';
 
 export interface ListMyWorkInput {
   status?: string;
@@ -86,6 +87,17 @@ export function listMyWork(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<ty
   return onOneStamp(ctx.db, () => readPage(ctx, input));
 }
 
+/**
+ * Until when the page holds as time passes: every row's status is judged against now and the end
+ * of the day (status.ts), so nothing changes before the day ends, an open task's due date is
+ * passed (Overdue from the millisecond after it), or a snooze of the member's ends.
+ */
+function judgedUntil(ctx: Ctx, j: Judge): number {
+  const due = nextOpenDue(ctx.db, ctx.workspace.id, j.now);
+  const snooze = nextSnoozeEnd(ctx.db, ctx.actor.member.id, j.now);
+  return Math.min(j.endOfDay + 1, due === undefined ? Infinity : due + 1, snooze ?? Infinity);
+}
+
 function readPage(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<typeof workItems>[number]> {
   const q = parseGridQuery(ctx, input);
   const pageSize = input.pageSize ?? 50;
@@ -96,6 +108,7 @@ function readPage(ctx: Ctx, input: ListMyWorkInput): Page<ReturnType<typeof work
   const after = input.after === undefined ? undefined : decode(input.after, binding);
   const now = ctx.now();
   const j: Judge = { now, endOfDay: endOfDay(now, ctx.timeZone) };
+  ctx.holdsUntil(judgedUntil(ctx, j));
   const { rows, total } = gridPage(ctx, q, gridEnv(ctx, j), after, pageSize + 1);
   const hasMore = rows.length > pageSize;
   const page = rows.slice(0, pageSize);

@@ -3,6 +3,7 @@
 import { ApiError, errorBody, toApiError } from '../../errors';
 import { randomUUID } from 'node:crypto';
 import { RawBody } from '../../operations/raw-body';
+import { answerText } from '../../pipeline/answer-memo';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,128}$/;
@@ -35,8 +36,10 @@ export function jsonParts(status: number, body: unknown, headers: Record<string,
  * only when the plain text holds a null property (every one is written `:null`); most answers hold none.
  */
 function jsonText(body: unknown): string {
-  const plain = body === null ? undefined : JSON.stringify(body);
-  return plain === undefined || plain.includes(':null') ? JSON.stringify(body, stripNulls) : plain;
+  return answerText(body, () => {
+    const plain = body === null ? undefined : JSON.stringify(body);
+    return plain === undefined || plain.includes(':null') ? JSON.stringify(body, stripNulls) : plain;
+  });
 }
 
 export function errorParts(err: unknown, requestId: string, headers: Record<string, string>, log?: (l: string) => void): Parts {

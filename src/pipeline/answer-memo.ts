@@ -1,0 +1,95 @@
+// A read's answer, remembered until the database changes (issue 24: the task detail read, the
+// Tasks grid). A read operation's handler is a function of the database, its input, who asks
+// (key, time zone, address, transport) and, for some, the time: the domain reads the time only
+// through ctx.now() (the linter holds it: no Date.now(), no new Date(), no clock in src/domain
+// and src/rows). So an answer is the same while the database is (store/versioned.ts, every row
+// counted, the quiet ones too) and, when the handler asked the time, while the clock stays
+// frozen at that instant, or until the instant the handler said its answer holds to
+// (ctx.holdsUntil: the grid's statuses change only when a due date passes, a snooze ends or
+// the day does).
+// Not kept: an answer whose handler wrote (the database moved while it ran), one that read a
+// running clock and said nothing, a refusal (recomputed each time), a non-JSON body (the CSV
+// export), and more than 100 answers at once (the oldest are dropped together).
+import type { Ctx } from '../context';
+import type { Db } from '../store/open';
+import type { Operation } from '../operations/define';
+import type { Outcome } from './types';
+import { Versioned } from '../store/versioned';
+import { RawBody } from '../operations/raw-body';
+
+interface Remembered {
+  outcome: Outcome;
+  /** The instant the handler read, or undefined when it never asked the time. */
+  at: number | undefined;
+  /** Until when (exclusive) the answer holds as the clock runs on from `at`, as the handler said. */
+  until: number;
+}
+
+const memos = new WeakMap<Db, Versioned<string, Remembered>>();
+const memoOf = (db: Db) => {
+  let m = memos.get(db);
+  if (!m) memos.set(db, (m = new Versioned<string, Remembered>(db, 100, true)));
+  return m;
+};
+
+/** Who asks and how, as far as a read's answer can tell (the raw input is the rest of the key). */
+const askerOf = (op: Operation, ctx: Ctx) => `${op.id}\n${ctx.actor.key?.id ?? ''}\n${ctx.actor.kind}\n${ctx.timeZone}\n${ctx.transport}\n${ctx.baseUrl}\n`;
+
+/** Whether a remembered answer is still the one the handler would give at the clock's instant `now`. */
+const holdsAt = (r: Remembered, now: number, frozen: boolean) => r.at === undefined || (frozen && now === r.at) || (r.at <= now && now < r.until);
+
+/**
+ * Answers a read from memory when the same asker sent the same raw input since the database last
+ * changed, and the answer still holds at the clock's instant; otherwise runs `read` (validation
+ * and handler) and keeps what it answered.
+ */
+export function rememberedRead(ctx: Ctx, op: Operation, raw: Record<string, unknown>, read: (ctx: Ctx) => Outcome): Outcome {
+  let key: string;
+  try {
+    key = askerOf(op, ctx) + JSON.stringify(raw);
+  } catch {
+    return read(ctx); // an input JSON cannot spell (never from HTTP or MCP) is simply not kept
+  }
+  const memo = memoOf(ctx.db);
+  const hit = memo.peek(key);
+  if (hit && holdsAt(hit, hit.at === undefined ? 0 : ctx.clock.now(), ctx.clock.frozen)) return hit.outcome;
+  const { now, holdsUntil } = ctx;
+  let at: number | undefined;
+  let until = -Infinity;
+  let steady = true;
+  ctx.now = () => {
+    const t = now();
+    if (at !== undefined && t !== at) steady = false;
+    at = t;
+    return t;
+  };
+  ctx.holdsUntil = (instant) => {
+    until = until === -Infinity ? instant : Math.min(until, instant);
+  };
+  let outcome: Outcome;
+  try {
+    outcome = read(ctx);
+  } finally {
+    ctx.now = now;
+    ctx.holdsUntil = holdsUntil;
+  }
+  const r: Remembered = { outcome, at, until };
+  // Not kept: a handler that read two different instants, or read a running clock without saying how long its answer holds.
+  if (outcome.body instanceof RawBody || !steady || !holdsAt(r, at ?? 0, ctx.clock.frozen)) return outcome;
+  memo.put(key, r);
+  if (typeof outcome.body === 'object' && outcome.body !== null) texts.set(outcome.body, null);
+  return outcome;
+}
+
+/** Remembered answers' bodies, with their JSON text once written (null until then). */
+const texts = new WeakMap<object, string | null>();
+
+/** The JSON text of an answer: a remembered answer's is made once (a Tasks grid page is 13.6 KB). */
+export function answerText(body: unknown, make: () => string): string {
+  if (typeof body !== 'object' || body === null) return make();
+  const known = texts.get(body);
+  if (known) return known;
+  const text = make();
+  if (known === null) texts.set(body, text);
+  return text;
+}
