@@ -6,6 +6,7 @@ import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
+import { rollbackCount } from '../store/change-signal';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -33,10 +34,10 @@ export class KeyResolver {
   private changes;
   private dataVersion;
 
-  constructor(db: Db) {
-    // Rows this connection changed (any write, rolled back or not) and, for a file database,
-    // commits by other connections (`wfe mcp` sharing it): when neither moved, no key, member
-    // or workspace did. An in-memory database has no other connection (measured: the
+  constructor(private readonly db: Db) {
+    // Key, member and workspace rows this connection wrote, its rollbacks and, for a file
+    // database, commits by other connections (`wfe mcp` sharing it): when none moved, no key,
+    // member or workspace did. An in-memory database has no other connection (measured: the
     // data_version read tripled the cost of the check).
     const s = keyResolutionStatements(db);
     this.changes = s.changes;
@@ -59,12 +60,13 @@ export class KeyResolver {
     return d;
   }
 
-  // Resolved keys are remembered until the database changes at all (measured: the three
-  // lookups and the rights parse were ~4% of CPU on cheap reads). Only accepted keys are
+  // Resolved keys are remembered until a key, member or workspace row changes (measured: the
+  // three lookups and the rights parse were ~4% of CPU on cheap reads, ~5% on writes). Only accepted keys are
   // kept; the one check that moves with time alone, expiry, is made again on every use.
   private resolved = new Map<string, Principal>();
   private seenT = -1;
   private seenV = -1;
+  private seenR = -1;
 
   /** Resolves a key or throws the 401 the spec names. */
   /** `missing`: how to tell the caller where the key goes (the header; over stdio, SVC_API_KEY or --key). */
@@ -75,10 +77,12 @@ export class KeyResolver {
     const digest = this.digestOf(rawKey);
     const t = this.changes.get()!.t;
     const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    if (t !== this.seenT || v !== this.seenV) {
+    const r = rollbackCount(this.db);
+    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
       this.resolved.clear();
       this.seenT = t;
       this.seenV = v;
+      this.seenR = r;
     }
     const known = this.resolved.get(digest);
     if (known) {

@@ -25,21 +25,16 @@ export interface Call {
   settled?: Principal;
 }
 
-export async function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Promise<Answer> {
+/**
+ * Runs a call. The answer comes back synchronously when the input did (a read without a body,
+ * a tool's arguments): no promise, no turn of the event loop between the request and its answer
+ * (measured: a node:http answer written a microtask later cost ~7 us of server CPU more).
+ */
+export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Answer | Promise<Answer> {
   const { op, info } = call;
-  let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
+  const headers: Record<string, string> = { 'X-Request-Id': info.requestId };
   const contract = rules.contract ? emu.contract : undefined;
-  try {
-    let principal = call.settled;
-    if (!principal) {
-      principal = authenticate(emu, info, rules);
-      if (rules.charged) headers = { ...headers, ...charge(emu, principal, call.budget ?? op.budget) };
-    }
-    const raw = await call.readInput(emu.maxBodyBytes);
-    const out = runOperation(emu, principal, op, raw, info);
-    contract?.success(op, out.status, out.body);
-    return { ok: true, status: out.status, body: out.body, replay: out.replay, headers: { ...headers, ...out.headers } };
-  } catch (error) {
+  const refused = (error: unknown): Answer => {
     if (contract && error instanceof ApiError && error.code !== 'CONTRACT_VIOLATION') {
       try {
         contract.refusal(op, error);
@@ -48,5 +43,28 @@ export async function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES
       }
     }
     return { ok: false, error, headers };
+  };
+  const answer = (principal: Principal, raw: Record<string, unknown>): Answer => {
+    try {
+      const out = runOperation(emu, principal, op, raw, info);
+      contract?.success(op, out.status, out.body);
+      if (out.headers) for (const name in out.headers) headers[name] = out.headers[name];
+      return { ok: true, status: out.status, body: out.body, replay: out.replay, headers };
+    } catch (error) {
+      return refused(error);
+    }
+  };
+  try {
+    let principal = call.settled;
+    if (!principal) {
+      principal = authenticate(emu, info, rules);
+      if (rules.charged) charge(emu, principal, call.budget ?? op.budget, headers);
+    }
+    const raw = call.readInput(emu.maxBodyBytes);
+    if (!(raw instanceof Promise)) return answer(principal, raw);
+    const settled = principal;
+    return raw.then((r) => answer(settled, r), refused);
+  } catch (error) {
+    return refused(error);
   }
 }

@@ -4,7 +4,7 @@ import { ApiError, actsAsWorkspace, forbidden, validationError } from '../errors
 import type { Emulator } from '../emulator';
 import { makeContext, type Ctx } from '../context';
 import { countsTowardThrottle, type Principal } from '../domain/auth';
-import { budgetHeaders, type BudgetState } from '../platform/ratelimit';
+import { addBudgetHeaders, type BudgetState } from '../platform/ratelimit';
 import { zoneFor } from '../domain/timezone';
 import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
 import { iso } from '../clock';
@@ -37,10 +37,10 @@ export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RU
   return principal;
 }
 
-/** Step 3: the rate budget. Returns the headers every authenticated answer carries. */
-export function charge(emu: Emulator, principal: Principal, bucket: Budget): Record<string, string> {
+/** Step 3: the rate budget. Adds the headers every authenticated answer carries to `headers`. */
+export function charge(emu: Emulator, principal: Principal, bucket: Budget, headers: Record<string, string>): void {
   const state: BudgetState = emu.limiter.charge(principal.workspace.id, bucket, emu.clock.now());
-  return budgetHeaders(state);
+  addBudgetHeaders(state, headers);
 }
 
 /** A request's context (src/context.ts makes every one, the workers' too). */

@@ -67,12 +67,16 @@ export class RateLimiter {
   }
 }
 
-export const budgetHeaders = (s: BudgetState): Record<string, string> => ({
-  'X-RateLimit-Bucket': s.bucket,
-  'X-RateLimit-Limit': String(s.limit),
-  'X-RateLimit-Remaining': String(s.remaining),
-  'X-RateLimit-Reset': String(s.reset),
-});
+export const budgetHeaders = (s: BudgetState): Record<string, string> => addBudgetHeaders(s, {});
+
+/** The budget headers written into `headers` (the request path's own object: no copy per request). */
+export function addBudgetHeaders(s: BudgetState, headers: Record<string, string>): Record<string, string> {
+  headers['X-RateLimit-Bucket'] = s.bucket;
+  headers['X-RateLimit-Limit'] = String(s.limit);
+  headers['X-RateLimit-Remaining'] = String(s.remaining);
+  headers['X-RateLimit-Reset'] = String(s.reset);
+  return headers;
+}
 
 /**
  * Invalid, revoked or expired keys: after 20 refusals from one source address

@@ -111,14 +111,17 @@ export function holds(operator: string, answer: unknown, expected: unknown): boo
 // against another document (not its own version's) is evaluated afresh.
 const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; state: ChecklistState }>>();
 
-/** Evaluates a checklist's conditions and stop tasks against its current state. */
-export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
-  // Rows handed in may not be the stored ones (an upgrade evaluates rows it is about to write).
-  if (tasks) return evaluateNow(ctx, checklistId, doc, tasks);
+/**
+ * Evaluates a checklist's conditions and stop tasks against its current state. `tasks`: rows
+ * handed in, which may not be the stored ones (an upgrade evaluates rows it is about to write),
+ * unless `stored` says they were just read (the status refresh): then the answer is remembered.
+ */
+export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[], stored = false): ChecklistState {
+  if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
   let m = memo.get(ctx.db);
   if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
-  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc) }));
-  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc);
+  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }));
+  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
 }
 
 function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import type { Operation } from '../../operations/define';
-import { runCall } from '../../pipeline';
+import { runCall, type Answer } from '../../pipeline';
 import { startMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/compile';
 import { buildInput } from './rest';
@@ -39,29 +39,40 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
     return w;
   };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, op: Operation, params: Record<string, string>, target: string, q: number, path: string): Promise<void> {
+  function serve(req: IncomingMessage, res: ServerResponse, op: Operation, params: Record<string, string>, target: string, q: number, path: string): void {
     const mark = startMark(emu);
     const h = req.headers;
     // The URL parser drops an empty query's `?` from url.search: so does this.
     const info = callInfoFrom((name) => headerValue(h, name), region, req.socket.remoteAddress ?? 'unknown', q === target.length - 1 ? path : target, mark);
     const requestId = info.requestId;
-    let parts: Parts;
+    const query = () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+    const write = (answer: Answer | undefined, thrown?: unknown) => {
+      let parts: Parts;
+      try {
+        parts = answer === undefined ? errorParts(thrown, requestId, {}, emu.log) : answer.ok ? jsonParts(answer.status, answer.body, answer.headers) : errorParts(answer.error, requestId, answer.headers, emu.log);
+      } catch (e) {
+        parts = errorParts(e, requestId, {}, emu.log);
+      }
+      writeParts(res, parts);
+      emu.journal.finish(mark, req.method!, path, parts.status, region);
+    };
+    let answer: Answer | Promise<Answer>;
     try {
-      const answer = await runCall(emu, {
+      answer = runCall(emu, {
         op,
         info,
         readInput: wantsBody(op)
-          ? async (maxBytes) => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, await readNodeJson(req, maxBytes))
+          ? async (maxBytes) => buildInput(op, query, params, await readNodeJson(req, maxBytes))
           : op.method !== 'GET' && declaresBody(h['content-length'], h['transfer-encoding'])
-            ? async (maxBytes) => (await readNodeJson(req, maxBytes), buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined))
-            : () => buildInput(op, () => new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), params, undefined),
+            ? async (maxBytes) => (await readNodeJson(req, maxBytes), buildInput(op, query, params, undefined))
+            : () => buildInput(op, query, params, undefined),
       });
-      parts = answer.ok ? jsonParts(answer.status, answer.body, answer.headers) : errorParts(answer.error, requestId, answer.headers, emu.log);
     } catch (e) {
-      parts = errorParts(e, requestId, {}, emu.log);
+      return write(undefined, e);
     }
-    writeParts(res, parts);
-    emu.journal.finish(mark, req.method!, path, parts.status, region);
+    // A read without a body is answered in the same turn as its request arrived.
+    if (answer instanceof Promise) answer.then(write, (e) => write(undefined, e));
+    else write(answer);
   }
 
   return (req, res) => {
@@ -76,7 +87,7 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
     // The first route of the one table decides, as on the fetch path; only an operation's is served here.
     const m = table.match(req.method ?? '', path);
     if (!m?.route.op) return false;
-    void serve(req, res, m.route.op, m.params, target, q, path);
+    serve(req, res, m.route.op, m.params, target, q, path);
     return true;
   };
 }
@@ -87,6 +98,8 @@ export function writeParts(res: ServerResponse, p: Parts): void {
     res.end();
     return;
   }
-  res.writeHead(p.status, { ...p.headers, 'Content-Length': String(typeof p.body === 'string' ? Buffer.byteLength(p.body) : p.body.byteLength) });
+  // The parts' headers are a fresh object of the answer's own (jsonParts, errorParts): no copy.
+  p.headers['Content-Length'] = String(typeof p.body === 'string' ? Buffer.byteLength(p.body) : p.body.byteLength);
+  res.writeHead(p.status, p.headers);
   res.end(p.body);
 }

@@ -16,7 +16,7 @@ import { bucketOf } from './budget';
 import { JSON_TYPE } from '../web/respond';
 
 export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo): Promise<Response> {
-  let headers: Record<string, string> = { 'X-Request-Id': info.requestId };
+  const headers: Record<string, string> = { 'X-Request-Id': info.requestId };
   // Stateless, JSON responses: no SSE stream to GET and no session to DELETE.
   // Answered like any wrong method on a v3 route (docs/decisions.md), before the key.
   if (req.method !== 'POST') {
@@ -36,7 +36,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
     } catch {
       // A JSON-RPC parse error (what MCP clients understand), carrying the v3
       // refusal REST would give in `data` (spec v3 4.1 rule 3; docs/decisions.md).
-      headers = { ...headers, ...charge(emu, principal, 'standard') };
+      charge(emu, principal, 'standard', headers);
       const v3 = errorBody(validationError('Invalid request body: it is not valid JSON.'), info.requestId);
       return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid request body: it is not valid JSON.', data: v3 } }), {
         status: 400,
@@ -49,7 +49,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   const tools = emu.table;
   const bucket = bucketOf(body, (n) => tools.toolsByName.get(n));
   try {
-    headers = { ...headers, ...charge(emu, principal, bucket) };
+    charge(emu, principal, bucket, headers);
   } catch (e) {
     if (e instanceof ApiError) return refuseInside(body, e, info.requestId, { ...headers, ...e.headers });
     return errorResponse(e, info.requestId, headers, emu.log);
