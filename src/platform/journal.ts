@@ -77,7 +77,7 @@ export class RequestJournal {
 
   /** Records a finished request (both HTTP paths call this, once per request). */
   finish(mark: JournalMark, method: string, path: string, status: number, region: 'US' | 'EU', requestId = ''): void {
-    this.record({
+    const entry: Omit<Stored, 'seq'> = {
       at: mark.at,
       method,
       path,
@@ -86,9 +86,10 @@ export class RequestJournal {
       requestId: mark.requestId ?? requestId,
       durationMs: Math.round((performance.now() - mark.started) * 100) / 100,
       region,
-      ...(mark.fault ? { fault: mark.fault } : {}),
-      ...(path === '/app' || path.startsWith('/app/') ? { console: true as const } : {}),
-    });
+    };
+    if (mark.fault) entry.fault = mark.fault;
+    if (path === '/app' || path.startsWith('/app/')) entry.console = true;
+    this.record(entry);
   }
 
   get size(): number {
