@@ -3,34 +3,36 @@
 // checked on every call, so a key revoked mid-session is refused like REST.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Emulator } from '../../emulator';
-import type { CallInfo } from '../../pipeline';
+import { V3_RULES, type CallInfo, type Rules } from '../../pipeline';
 import { requestIdFrom } from '../web/respond';
 import { createMcpServer } from './server';
 import { callTool } from './tools';
 
+const MISSING_KEY = 'No API key: set SVC_API_KEY in the environment of `wfe mcp` (or pass --key).';
+
+/**
+ * stdio has no address. Told no region, it serves the key's own region: the region check
+ * could only compare the key's workspace with itself, so it is left out rather than resolving
+ * the key a second time on every call to learn that region.
+ */
+const OWN_REGION: Rules = { ...V3_RULES, regional: false };
+
 export async function serveStdio(emu: Emulator, apiKey: string | undefined, region?: 'US' | 'EU'): Promise<() => Promise<void>> {
+  const rules = region ? V3_RULES : OWN_REGION;
   const server = createMcpServer(emu, (op, args, as) => {
     const info: CallInfo = {
       requestId: requestIdFrom(null),
       apiKey,
-      region: region ?? regionOfKey(emu, apiKey),
+      region: region ?? 'US',
       sourceIp: 'stdio',
       transport: 'mcp',
       pathAndQuery: '/mcp',
-      missingKey: 'No API key: set SVC_API_KEY in the environment of `wfe mcp` (or pass --key).',
+      missingKey: MISSING_KEY,
+      idempotencyKey: null,
     };
-    return callTool(emu, op, args, info, undefined, as);
+    return callTool(emu, op, args, info, undefined, as, rules);
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);
   return () => server.close();
-}
-
-/** stdio has no address: serve the key's own region unless told otherwise. */
-function regionOfKey(emu: Emulator, apiKey: string | undefined): 'US' | 'EU' {
-  try {
-    return emu.keys.resolve(apiKey, emu.clock.now()).workspace.region;
-  } catch {
-    return 'US';
-  }
 }
