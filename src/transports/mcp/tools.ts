@@ -12,12 +12,15 @@ export { errorResult, type ToolResult };
 
 /** Success statuses and headers beyond 200 reach MCP clients in `_meta` (docs/architecture.md). */
 function metaOf(status: number, headers: Record<string, string>, replay: boolean): Record<string, unknown> | undefined {
+  const location = headers.Location;
+  const retry = headers['Retry-After'];
+  if (!replay && (status === 200 || status === 204) && !location && !retry) return undefined;
   const meta: Record<string, unknown> = {};
   if (replay) meta.idempotentReplay = true;
   if (status !== 200 && status !== 204) meta.status = status;
-  if (headers.Location) meta.location = headers.Location;
-  if (headers['Retry-After']) meta.retryAfterSeconds = Number(headers['Retry-After']);
-  return Object.keys(meta).length ? meta : undefined;
+  if (location) meta.location = location;
+  if (retry) meta.retryAfterSeconds = Number(retry);
+  return meta;
 }
 
 export function successResult(body: unknown, replay: boolean, status = 200, headers: Record<string, string> = {}): ToolResult {
