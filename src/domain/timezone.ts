@@ -6,7 +6,8 @@ const known = new Map<string, string | null>();
 
 /** Returns the IANA name for an IANA or Windows zone name, or null when unknown. */
 export function resolveZone(name: string): string | null {
-  if (known.has(name)) return known.get(name)!;
+  const seen = known.get(name);
+  if (seen !== undefined) return seen;
   let zone: string | null = null;
   const win = windowsZones[name] ?? Object.entries(windowsZones).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   const candidate = win ?? name;

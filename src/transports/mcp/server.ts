@@ -2,7 +2,6 @@
 // validates arguments itself and answers its own error text, which would break
 // "same answer, same refusals" (spec v3 4.6); see docs/architecture.md.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { z } from 'zod';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   GetPromptRequestSchema,
@@ -20,7 +19,22 @@ import { matchTemplate } from '../../operations/mcp-catalog';
 import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
 
-const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
+interface LooseCallToolRequest {
+  method: 'tools/call';
+  params?: unknown;
+}
+
+/**
+ * tools/call as a schema that passes the request through. The transport has already checked the
+ * JSON-RPC envelope (method a string, params an object when present) and the protocol layer
+ * dispatched on the method, so a zod object here only re-checked that, on every call; the
+ * handler checks params itself. Shaped as the SDK reads a Zod 3 object schema (`shape.method`'s
+ * literal for the method, `safeParse` per request), which its compatibility layer accepts.
+ */
+const LooseCallToolRequest = {
+  shape: { method: { _def: { value: 'tools/call' } } },
+  safeParse: (data: unknown) => ({ success: true as const, data: data as LooseCallToolRequest }),
+};
 
 export const SERVER_INFO = { name: 'wfe', title: 'Workflow Emulator', version: '0.1.0' };
 
@@ -51,7 +65,7 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
   // Registered on the Protocol layer with a loose schema: the Server's own tools/call
   // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
   // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
-  Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, (req: z.infer<typeof LooseCallToolRequest>) => {
+  Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest as never, (req: LooseCallToolRequest) => {
     const params = req.params as { name?: unknown; arguments?: unknown } | undefined;
     if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
       throw rpcError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');

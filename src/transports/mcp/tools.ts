@@ -3,7 +3,7 @@
 import { validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import type { Principal } from '../../domain/auth';
-import { runCall, type CallInfo } from '../../pipeline';
+import { runCall, V3_RULES, type CallInfo, type Rules } from '../../pipeline';
 import type { Operation } from '../../operations/define';
 import { stripNulls } from '../web/respond';
 import { errorResult, type ToolResult } from '../../mcp-refusal';
@@ -12,28 +12,40 @@ export { errorResult, type ToolResult };
 
 /** Success statuses and headers beyond 200 reach MCP clients in `_meta` (docs/architecture.md). */
 function metaOf(status: number, headers: Record<string, string>, replay: boolean): Record<string, unknown> | undefined {
+  const location = headers.Location;
+  const retry = headers['Retry-After'];
+  if (!replay && (status === 200 || status === 204) && !location && !retry) return undefined;
   const meta: Record<string, unknown> = {};
   if (replay) meta.idempotentReplay = true;
   if (status !== 200 && status !== 204) meta.status = status;
-  if (headers.Location) meta.location = headers.Location;
-  if (headers['Retry-After']) meta.retryAfterSeconds = Number(headers['Retry-After']);
-  return Object.keys(meta).length ? meta : undefined;
+  if (location) meta.location = location;
+  if (retry) meta.retryAfterSeconds = Number(retry);
+  return meta;
 }
 
 export function successResult(body: unknown, replay: boolean, status = 200, headers: Record<string, string> = {}): ToolResult {
   // 204 gives {result: null}; a bare array gives {result: [...]} (spec v3 4.6 rule 1).
   const structured =
     body === undefined ? { result: null } : Array.isArray(body) || typeof body !== 'object' || body === null ? { result: body } : body;
-  const text = JSON.stringify(structured, (k, v) => (k === 'result' && v === null ? v : stripNulls(k, v)));
+  // The replacer that drops null properties makes JSON.stringify several times dearer (most of
+  // all while a fresh `wfe mcp` is still interpreted), so it runs only when the plain text holds
+  // a null property (each is written `:null`), as the REST writer does (web/respond.ts).
+  let text = JSON.stringify(structured);
+  if (text.includes(':null')) text = JSON.stringify(structured, keepResultNull);
+  // Parsed back, not the handler's own object: the SDK serialises the result a few microtasks
+  // later, when another call may have run.
   const result: ToolResult = { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) };
   const meta = metaOf(status, headers, replay);
   if (meta) result._meta = meta;
   return result;
 }
 
+const keepResultNull = (k: string, v: unknown) => (k === 'result' && v === null ? v : stripNulls(k, v));
+
 /**
  * Runs one tools/call through the request path. `settled`: the principal when key, region
  * and budget were settled for the whole HTTP request (MCP over HTTP); stdio settles per call.
+ * `info` is not changed: MCP over HTTP shares it between the calls of a batch.
  */
 export async function callTool(
   emu: Emulator,
@@ -42,23 +54,30 @@ export async function callTool(
   info: CallInfo,
   settled?: Principal,
   as: 'tool' | 'resource' = 'tool',
+  rules: Rules = V3_RULES,
 ): Promise<ToolResult> {
-  const callInfo: CallInfo = { ...info, idempotencyKey: null };
-  const answer = await runCall(emu, {
-    op,
-    info: callInfo,
-    settled,
-    budget: as === 'resource' ? 'cheap' : undefined,
-    readInput: () => {
-      const raw: Record<string, unknown> = { ...(args ?? {}) };
-      if (op.idempotencyArg && raw.idempotencyKey !== undefined) {
-        if (typeof raw.idempotencyKey !== 'string') throw validationError('idempotencyKey must be a string of 1 to 255 characters.', 'idempotencyKey');
-        callInfo.idempotencyKey = raw.idempotencyKey;
+  // A tool's idempotency key is its argument, never the HTTP request's header.
+  const keyArg = op.idempotencyArg ? args?.idempotencyKey : undefined;
+  const callInfo: CallInfo = info.idempotencyKey == null && keyArg === undefined ? info : { ...info, idempotencyKey: null };
+  const answer = await runCall(
+    emu,
+    {
+      op,
+      info: callInfo,
+      settled,
+      budget: as === 'resource' ? 'cheap' : undefined,
+      readInput: () => {
+        // The arguments are the parsed message's own: only the idempotency key is taken out of a copy.
+        if (keyArg === undefined) return args ?? {};
+        if (typeof keyArg !== 'string') throw validationError('idempotencyKey must be a string of 1 to 255 characters.', 'idempotencyKey');
+        callInfo.idempotencyKey = keyArg;
+        const raw = { ...args };
         delete raw.idempotencyKey;
-      }
-      return raw;
+        return raw;
+      },
     },
-  });
+    rules,
+  );
   if (answer.ok) return successResult(answer.body, answer.replay === true, answer.status, answer.headers);
   return errorResult(answer.error, info.requestId, emu.log);
 }
