@@ -78,12 +78,69 @@ export interface Match {
   params: Record<string, string>;
 }
 
+/** A literal path segment (no parameter, no wildcard, nothing a pattern reads otherwise). */
+const LITERAL = /^[A-Za-z0-9_~-][A-Za-z0-9_.~-]*$/;
+
+/**
+ * The leading literal segments of a route's pattern (at most two) that every path it matches
+ * begins with: `/v3/checklists/:key` → ['v3', 'checklists']. None for a route with a regex of its
+ * own or a pattern that starts with a parameter; a segment followed by anything but `/` or the
+ * end (`/v3*`) ends the prefix, since the wildcard may go on inside the segment.
+ */
+function prefixOf(spec: RouteSpec): string[] {
+  if (spec.regex) return [];
+  const segs = spec.path.replace(/\/+(\/|$)/g, '$1').split('/');
+  const out: string[] = [];
+  for (let i = 1; i < segs.length && out.length < 2; i++) {
+    if (!LITERAL.test(segs[i])) break;
+    out.push(spec.caseInsensitive ? segs[i].toLowerCase() : segs[i]);
+  }
+  return out;
+}
+
+/** The first two segments of a request path (`/v3/checklists/x` → ['v3', 'checklists']). */
+function segmentsOf(pathname: string): [string | undefined, string | undefined] {
+  if (pathname[0] !== '/') return [undefined, undefined];
+  const a = pathname.indexOf('/', 1);
+  if (a < 0) return [pathname.slice(1), undefined];
+  const b = pathname.indexOf('/', a + 1);
+  return [pathname.slice(1, a), pathname.slice(a + 1, b < 0 ? undefined : b)];
+}
+
 export class RouteTable {
   readonly routes: Route[] = [];
+  private readonly prefixes: string[][] = [];
+  /**
+   * The routes a path can match, by method and first two segments, in table order: measured,
+   * trying every route's expression in turn was ~8 us of a write's and ~10% of a cheap read's
+   * server CPU; a path can only match a route whose literal leading segments it begins with.
+   */
+  private readonly candidates = new Map<string, Route[]>();
 
   add(spec: RouteSpec): this {
     this.routes.push({ ...spec, regex: spec.regex ?? compilePattern(spec.path, spec) });
+    this.prefixes.push(prefixOf(spec));
+    this.candidates.clear();
     return this;
+  }
+
+  /** The routes of `method` whose prefix the path's first two segments allow, in table order. */
+  private candidatesFor(method: string, pathname: string): Route[] {
+    const [a, b] = segmentsOf(pathname);
+    const key = `${method} ${a ?? ''}/${b ?? ''}`;
+    let list = this.candidates.get(key);
+    if (list) return list;
+    const fits = (seg: string | undefined, lit: string, ci: boolean) => seg !== undefined && (ci ? seg.toLowerCase() === lit : seg === lit);
+    list = this.routes.filter((route, i) => {
+      if (route.method !== method && route.method !== '*' && !(method === 'HEAD' && route.head)) return false;
+      const p = this.prefixes[i];
+      const ci = route.caseInsensitive === true;
+      return (p.length < 1 || fits(a, p[0], ci)) && (p.length < 2 || fits(b, p[1], ci));
+    });
+    // Bounded: request paths are the client's to choose.
+    if (this.candidates.size >= 2000) this.candidates.clear();
+    this.candidates.set(key, list);
+    return list;
   }
 
   /** Adds a family's routes most literal segments first (declared order on a tie): a literal path wins over a `:name` one. */
@@ -95,8 +152,7 @@ export class RouteTable {
 
   /** Every route that matches, in the order they were added (first match first). */
   *matches(method: string, pathname: string): Generator<Match> {
-    for (const route of this.routes) {
-      if (route.method !== method && route.method !== '*' && !(method === 'HEAD' && route.head)) continue;
+    for (const route of this.candidatesFor(method, pathname)) {
       const m = route.regex.exec(pathname);
       if (m) yield { route, params: (m.groups as Record<string, string> | undefined) ?? {} };
     }
@@ -104,7 +160,10 @@ export class RouteTable {
 
   /** The first route that matches, if any. */
   match(method: string, pathname: string): Match | undefined {
-    for (const m of this.matches(method, pathname)) return m;
+    for (const route of this.candidatesFor(method, pathname)) {
+      const m = route.regex.exec(pathname);
+      if (m) return { route, params: (m.groups as Record<string, string> | undefined) ?? {} };
+    }
     return undefined;
   }
 
