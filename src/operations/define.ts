@@ -99,8 +99,24 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>) => unknown;
 }
 
-export function defineOperation<S extends z.ZodRawShape>(op: Operation<S>): Operation {
-  return op as unknown as Operation;
+/**
+ * An operation as its area declares it: `input` and `output` are thunks, so that a start
+ * builds none of the table's zod shapes (the route table needs only the other facts); each
+ * is built on its first read, by the operation's first call or document, then kept.
+ */
+export type Declared<S extends z.ZodRawShape = z.ZodRawShape> = Omit<Operation<S>, 'input' | 'output'> & {
+  input: () => S;
+  output?: () => z.ZodType;
+};
+
+export function defineOperation<S extends z.ZodRawShape>(op: Declared<S>): Operation {
+  const { input, output, ...facts } = op;
+  let shape: S | undefined;
+  let out: z.ZodType | undefined;
+  return Object.defineProperties(facts, {
+    input: { enumerable: true, get: () => (shape ??= input()) },
+    output: { enumerable: true, get: () => (output ? (out ??= output()) : undefined) },
+  }) as unknown as Operation;
 }
 
 // MCP tool hints, by MCP's definitions: readOnlyHint "does not modify its environment";
