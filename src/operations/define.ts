@@ -135,5 +135,9 @@ export const CREATE_REPLACING = { readOnlyHint: false, idempotentHint: false, de
 /** DELETE (or a POST that cancels, such as skipping a schedule run): removes, clears or ends something. */
 export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHint: true } as const;
 
+/** The operation with `facts` added or replaced; its shapes stay unbuilt (a spread would build them). */
+export const withFacts = (op: Operation, facts: Partial<Operation>): Operation =>
+  Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(op), ...Object.getOwnPropertyDescriptors(facts) }) as Operation;
+
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 export const isWrite = (op: Operation): boolean => op.method !== 'GET';
