@@ -14,7 +14,7 @@ import { deleteChecklist, getChecklist, patchChecklist, setArchived } from '../d
 import { getShare, setShare } from '../domain/checklists/share';
 import { addChecklistTags, listChecklistTags, removeChecklistTag } from '../domain/checklists/tags';
 import { listAttachedTasks } from '../domain/standalone/attached';
-import { lazy } from './lazy';
+import { lazy } from '../lazy';
 
 const checklistKey = () => guid('a checklist key (GUID)').describe('The checklist key (GUID)');
 const checklistOperation = defineWith({

@@ -10,7 +10,7 @@ import { listMyWork } from '../domain/mywork/list';
 import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
 import { createView, deleteView, getView, listViews, updateView } from '../domain/mywork/views';
 import { parseInstant } from '../domain/tasks/field-values';
-import { lazy } from './lazy';
+import { lazy } from '../lazy';
 
 const myWorkOperation = defineWith({ tag: 'Tasks grid', budget: 'standard' });
 

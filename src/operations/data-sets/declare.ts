@@ -9,7 +9,7 @@ import { pageOf } from '../shapes/data-sets';
 import { cursorScope, paginate } from '../../domain/paging';
 import { FIELD_TYPES } from '../../domain/datasets/field-types';
 import { MAX_DESCRIPTION, MAX_NAME } from '../../domain/datasets/limits';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const NO_TOOL = 'The spec names no MCP tool for Data Sets (spec v3 4.6 lists the tools); Data Sets are REST only.';
 const FIDELITY = mixed('4.7, 5.4-5.6', 'docs/data-sets.md', 'the v3 bodies of Data Sets, their fields, records and views (4.7: not shown; the legacy 4.8 routes are the model)');

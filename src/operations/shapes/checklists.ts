@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { appUrl, count, guidOut, page, timestamp, userRef } from './common';
 import { checklistTemplateRef, standaloneSummary } from './tasks';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** The checklist resource: one shape for list, search, create, get, patch, archive and unarchive. */
 export const checklist = lazy(() => z

@@ -1,7 +1,7 @@
 // Output shapes shared by every area (spec v3 2.2, 2.4). Output schemas are strict:
 // a property the schema does not name is a contract bug (src/contract/check.ts).
 import { z } from 'zod';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** Timestamp (spec v3 2.2): ISO 8601 UTC instant ending in Z. */
 export const timestamp = (description = 'ISO 8601 UTC instant ending in Z') => z.iso.datetime({ offset: false, local: false }).describe(description);

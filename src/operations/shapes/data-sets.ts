@@ -1,7 +1,7 @@
 // Output shapes of the v3 Data Set routes (docs/data-sets.md), strict: a property the
 // schema does not name is a contract bug.
 import { z } from 'zod';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const cell = lazy(() => z.union([z.string(), z.number(), z.boolean()]));
 

@@ -1,7 +1,7 @@
 // Response shapes of the Tasks grid (spec v3 2.6 work item, snooze result, saved view; the
 // nested shapes the spec does not show are ours: docs/tasks-grid.md).
 import { z } from 'zod';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const assignee = lazy(() => z.strictObject({ id: z.number().int(), type: z.enum(['TeamMember', 'Group']), name: z.string().optional() }));
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { count, guidOut, intIdOut, timestamp } from './common';
 import { templateRow } from './templates';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** Member (2.6). */
 export const member = lazy(() => z

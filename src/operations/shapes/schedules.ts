@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { appUrl, guidOut, intIdOut, timestamp, userRef } from './common';
 import { FREQUENCIES, WEEKDAYS } from '../../domain/schedules/recurrence';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const wallClock = (description: string) =>
   z

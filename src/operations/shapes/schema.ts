@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CONDITION_OPERATORS, CONTENT_TYPES, DUE_DATE_SCENARIOS, templateDocumentSchema } from '../../domain/schema/template-format';
 import { VIOLATION_CODES } from './templates';
 import { listUnder } from './common';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** A JSON Schema document: the properties we always give are named, the rest is JSON Schema. */
 export const jsonSchemaDoc = (description: string) =>
@@ -30,7 +30,7 @@ export const authoringGuide = lazy(() => z
     title: z.string().describe('Title of the guide'),
     format: z.literal('markdown').describe('Format of `text`'),
     text: z.string().describe('The guide, in Markdown'),
-    example: templateDocumentSchema.optional().describe('The worked example of the guide, parsed'),
+    example: templateDocumentSchema().optional().describe('The worked example of the guide, parsed'),
   })
   .describe('Guide to writing template documents'));
 

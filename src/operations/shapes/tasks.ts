@@ -3,7 +3,7 @@
 // properties are optional (omitted, 2.2); arrays are always present (EMULATOR.md).
 import { z } from 'zod';
 import { appUrl, count, guidOut, intIdOut, page, timestamp, userRef } from './common';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** Assignee (2.4): type is part of the identity (member 12 and group 12 differ). */
 export const assignee = lazy(() => z

@@ -4,7 +4,7 @@ import { appUrl, count, guidOut, intIdOut, timestamp, userRef } from './common';
 import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/schema/template-format';
 import { TEMPLATE_PERMISSIONS } from '../../domain/templates/permissions';
 import { VALIDATION_CODES } from '../../domain/schema/codes';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const version = (description: string) => z.number().int().min(1).describe(description);
 
@@ -130,7 +130,7 @@ export const validationResult = lazy(() => z
   .describe('Validation result'));
 
 /** The template document as stored, every item carrying its id (export). */
-export const templateDocument = lazy(() => templateDocumentSchema);
+export const templateDocument = lazy(() => templateDocumentSchema());
 
 /** The template a draft was started from or committed to. */
 const draftTemplate = lazy(() => z

@@ -2,7 +2,7 @@
 // checklist links route and the checklist activity feed (docs/upgrades.md).
 import { z } from 'zod';
 import { appUrl, count, guidOut, page, timestamp, userRef } from './common';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 const version = (description: string) => z.number().int().min(1).describe(description);
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { guidOut, timestamp } from './common';
 import { EVENT_TYPES, SCOPE_TYPES } from '../../domain/webhooks/events';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 export const webhookScope = lazy(() => z
   .strictObject({

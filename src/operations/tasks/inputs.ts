@@ -1,7 +1,7 @@
 // Input pieces shared by several task areas: an uploaded file and a position counted from 1.
 import { z } from 'zod';
 import { nonEmptyText, text } from '../schemas';
-import { lazy } from '../lazy';
+import { lazy } from '../../lazy';
 
 /** A file in a JSON body (spec v3 4.1 rule 1: bytes base64-encoded, never multipart). */
 export const fileInput = lazy(() => ({
