@@ -130,7 +130,7 @@ export const validationResult = lazy(() => z
   .describe('Validation result'));
 
 /** The template document as stored, every item carrying its id (export). */
-export const templateDocument = lazy(() => templateDocumentSchema());
+export const templateDocument = templateDocumentSchema;
 
 /** The template a draft was started from or committed to. */
 const draftTemplate = lazy(() => z
