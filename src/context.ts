@@ -66,7 +66,8 @@ export interface CtxFor {
   requestId: string;
   workspace: WorkspaceRow;
   actor: Actor;
-  timeZone: string;
+  /** The zone, or how to resolve it when a handler first reads it (src/pipeline/steps.ts says why). */
+  timeZone: string | (() => string);
   transport: Via;
   /** Default: the emulator's (the upgrade worker passes none: an upgrade fires no event, 6.3). */
   hooks?: DomainHooks;
@@ -75,13 +76,16 @@ export interface CtxFor {
 /** The one way a Ctx is made, for a request (src/pipeline/steps.ts) and for the background workers alike. */
 export function makeContext(host: CtxHost, c: CtxFor): Ctx {
   const base = host.baseUrls[c.workspace.region];
+  let zone = c.timeZone;
   return {
     db: host.db,
     clock: host.clock,
     requestId: c.requestId,
     workspace: c.workspace,
     actor: c.actor,
-    timeZone: c.timeZone,
+    get timeZone() {
+      return typeof zone === 'string' ? zone : (zone = zone());
+    },
     baseUrl: base,
     appUrl: base,
     transport: c.transport,

@@ -1,6 +1,7 @@
 // One error class for every refusal (spec v3 7). Transports convert it once:
 // REST into the v3 envelope, MCP into an isError tool result with the same body.
 import { z } from 'zod';
+import { lazy } from './lazy';
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -30,13 +31,13 @@ export interface ErrorBody {
 }
 
 /** One violation of a template document (spec v3 2.5), as 422 TEMPLATE_INVALID lists them. */
-const violationShape = z.strictObject({
+const violationShape = lazy(() => z.strictObject({
   path: z.string().describe('JSONPath into the document sent, e.g. $.tasks[2].fields[0].regex.'),
   code: z.string().describe('What is wrong (docs/validation-codes.md); branch on this.'),
   message: z.string().describe('What is wrong, for people.'),
   hint: z.string().optional().describe('How to fix it, when there is a hint.'),
   severity: z.enum(['error', 'warning']).describe('Only errors refuse a document.'),
-});
+}));
 
 /**
  * The envelope errorBody writes, as a schema: the OpenAPI error responses and the MCP
@@ -51,7 +52,7 @@ export const errorEnvelope = (codes?: readonly string[]) =>
       field: z.string().optional().describe('The parameter, property or header at fault (400 VALIDATION_ERROR).'),
       url: z.string().optional().describe('421 WRONG_REGION: the same request on the right address.'),
       retryAfterSeconds: z.number().int().optional().describe('429: seconds until the budget window ends.'),
-      violations: z.array(violationShape).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
+      violations: z.array(violationShape()).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
       regexMessage: z.string().optional().describe("A Short Text answer refused by the field's regex: the template's message for it."),
     }),
   });

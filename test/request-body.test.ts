@@ -21,12 +21,12 @@ const echo = defineOperation({
   method: 'POST',
   path: '/v3/test-echo/:memberId',
   summary: 'Echo (test only)',
-  input: {
+  input: () => ({
     memberId: memberIdParam(),
     flag: queryBool(),
     name: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
     count: z.number({ error: 'must be a number' }).int().optional(),
-  },
+  }),
   query: ['flag'],
   budget: 'standard',
   annotations: CREATE,
@@ -43,7 +43,7 @@ const drop = defineOperation({
   method: 'DELETE',
   path: '/v3/test-echo/:memberId',
   summary: 'Nothing to return (test only)',
-  input: { memberId: memberIdParam() },
+  input: () => ({ memberId: memberIdParam() }),
   budget: 'standard',
   annotations: REMOVE,
   status: 204,

@@ -9,6 +9,7 @@ import { zodToApiError } from '../pipeline';
 import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
 import type { RouteSpec } from '../transports/http/route-table';
+import { lazy } from '../lazy';
 
 export interface ControlInput<B> {
   /** The JSON body, validated by `body` (undefined when the route takes none). */
@@ -26,8 +27,11 @@ export interface ControlRoute<B = unknown> {
   path: string;
   summary: string;
   description?: string;
-  /** A JSON object body; unknown properties are refused. Read whatever the Content-Type says (curl -d). */
-  body?: z.ZodType<B>;
+  /**
+   * A JSON object body; unknown properties are refused. Read whatever the Content-Type says (curl -d).
+   * A function, like `output`, so that a start builds no control route's schema (src/lazy.ts).
+   */
+  body?: () => z.ZodType<B>;
   /** The handler reads and checks the body itself, in its area's own words; `body` is then for the document only. */
   ownBody?: true;
   /** A pattern of its own, where the itty grammar cannot say it (an id that may hold slashes). */
@@ -37,7 +41,7 @@ export interface ControlRoute<B = unknown> {
   /** Query parameters, for the document; the handler reads them from `url`. */
   query?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /** The JSON answer (status 200); absent with `noContent` or `binary`. */
-  output?: z.ZodType;
+  output?: () => z.ZodType;
   /** 204, no body. */
   noContent?: boolean;
   /** The success status when not 200 (the handler writes that answer itself), for the document. */
@@ -72,6 +76,8 @@ async function readBody<B>(req: Request, emu: Emulator, schema: z.ZodType<B>): P
 
 /** The route table's entry for a declared control route. */
 export function controlRouteSpec(r: ControlRoute): RouteSpec {
+  const bodySchema = r.body && lazy(r.body);
+  const output = r.output && lazy(r.output);
   return {
     method: r.method,
     path: r.path,
@@ -81,13 +87,13 @@ export function controlRouteSpec(r: ControlRoute): RouteSpec {
     declared: r,
     handler: async (req, { emu, info, params }) => {
       const url = new URL(req.url);
-      const body = r.body && !r.ownBody ? await readBody(req, emu, r.body) : undefined;
+      const body = bodySchema && !r.ownBody ? await readBody(req, emu, bodySchema()) : undefined;
       const out = await r.handler(emu, { body, url, req, params, requestId: info.requestId });
       let res: Response;
       if (out instanceof Response) res = out;
       else {
         // The contract self-check (test servers): a JSON answer its schema does not describe is a bug.
-        if (emu.contract && r.output && !r.output.safeParse(out).success) {
+        if (emu.contract && output && !output().safeParse(out).success) {
           throw new ApiError(500, 'CONTRACT_VIOLATION', `${r.method} ${r.path} answered a body its declared output does not describe.`);
         }
         res = json(200, out, {});

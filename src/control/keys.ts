@@ -15,38 +15,39 @@ import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
 import { defineControlRoute, type ControlRoute } from './define';
 import type { ApiKeyInfo, KeyChange } from '../public/types';
+import { lazy } from '../lazy';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-const actsAs = z.discriminatedUnion('type', [
+const actsAs = lazy(() => z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('member'), id: z.number({ error: 'must be a member id (integer)' }).int('must be a member id (integer)').positive('must be a member id (integer)') }),
   z.strictObject({ type: z.literal('workspace') }),
-], { error: 'must be {"type":"member","id":<memberId>} or {"type":"workspace"}' });
+], { error: 'must be {"type":"member","id":<memberId>} or {"type":"workspace"}' }));
 
 // 5.2: a name up to 100 characters.
-const keyName = z.string({ error: 'must be a string of 1 to 100 characters' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters (spec v3 5.2)');
-const expiresOn = z.string({ error: 'must be a day YYYY-MM-DD, or null for no expiry' }).nullable();
-const by = z.number({ error: 'must be the member id of an Administrator of the workspace' }).int('must be a member id (integer)').positive('must be a member id (integer)');
+const keyName = lazy(() => z.string({ error: 'must be a string of 1 to 100 characters' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters (spec v3 5.2)'));
+const expiresOn = lazy(() => z.string({ error: 'must be a day YYYY-MM-DD, or null for no expiry' }).nullable());
+const by = lazy(() => z.number({ error: 'must be the member id of an Administrator of the workspace' }).int('must be a member id (integer)').positive('must be a member id (integer)'));
 
-export const createKeyBody = z.strictObject({
+export const createKeyBody = lazy(() => z.strictObject({
   workspace: z.string({ error: 'must be the workspace key (teamId, a GUID)' }),
-  name: keyName,
-  actsAs,
-  expiresOn: expiresOn.optional(),
+  name: keyName(),
+  actsAs: actsAs(),
+  expiresOn: expiresOn().optional(),
   key: z
     .string({ error: 'must be a string' })
     .min(8, 'must be at least 8 characters')
     .max(200, 'must be at most 200 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
-  by: by.optional(),
-});
-export const updateKeyBody = z.strictObject({ name: keyName.optional(), actsAs: actsAs.optional(), expiresOn: expiresOn.optional(), by: by.optional() });
-export const revokeKeyBody = z.strictObject({ by: by.optional() });
+  by: by().optional(),
+}));
+export const updateKeyBody = lazy(() => z.strictObject({ name: keyName().optional(), actsAs: actsAs().optional(), expiresOn: expiresOn().optional(), by: by().optional() }));
+export const revokeKeyBody = lazy(() => z.strictObject({ by: by().optional() }));
 
-export type CreateKeyInput = z.input<typeof createKeyBody>;
-export type UpdateKeyInput = z.input<typeof updateKeyBody>;
+export type CreateKeyInput = z.input<ReturnType<typeof createKeyBody>>;
+export type UpdateKeyInput = z.input<ReturnType<typeof updateKeyBody>>;
 
 export type { ApiKeyInfo, KeyChange };
 
@@ -77,7 +78,7 @@ export class KeyAdmin {
   }
 
   create(raw: unknown): KeyChange {
-    const b = parse(createKeyBody, raw);
+    const b = parse(createKeyBody(), raw);
     return this.db.transaction((): KeyChange => {
       const ws = this.workspace(b.workspace, 'workspace');
       const admin = this.administrator(ws, b.by);
@@ -95,7 +96,7 @@ export class KeyAdmin {
 
   /** 5.2: editing may change name, acting member and expiry; a revoked key stays revoked. */
   update(id: number, raw: unknown): KeyChange {
-    const b = parse(updateKeyBody, raw);
+    const b = parse(updateKeyBody(), raw);
     return this.db.transaction((): KeyChange => {
       const row = this.row(id);
       const ws = workspaceById(this.db, row.workspace_id)!;
@@ -111,7 +112,7 @@ export class KeyAdmin {
 
   /** 5.2: a revoked key answers 401 API_KEY_REVOKED from the next request on and is never restored. */
   revoke(id: number, raw: unknown = {}): KeyChange {
-    const b = parse(revokeKeyBody, raw ?? {});
+    const b = parse(revokeKeyBody(), raw ?? {});
     return this.db.transaction((): KeyChange => {
       const row = this.row(id);
       const ws = workspaceById(this.db, row.workspace_id)!;
@@ -149,7 +150,7 @@ export class KeyAdmin {
   }
 
   /** 5.2: a key acts as an Administrator, a Member or the workspace, never as a Guest. */
-  private actingMember(ws: WorkspaceRow, a: z.infer<typeof actsAs>): number | null {
+  private actingMember(ws: WorkspaceRow, a: z.infer<ReturnType<typeof actsAs>>): number | null {
     if (a.type === 'workspace') return null;
     const m = memberOfWorkspace(this.db, a.id, ws.id);
     if (!m || m.is_anonymous || m.is_removed) throw validationError(`actsAs.id names no member of ${ws.name}.`, 'actsAs.id');
@@ -199,7 +200,7 @@ const ROOT = '/_emulator/keys';
 const ONE = { path: `${ROOT}/:id`, regex: /^\/_emulator\/keys\/(?<id>[^/][^]*?)\/*$/ };
 const ADMIN_REFUSALS = { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'], 409: ['CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'] };
 
-const keyInfo = z.object({
+const keyInfo = lazy(() => z.object({
   id: z.number().int(),
   workspace: z.string(),
   region: z.enum(['US', 'EU']),
@@ -209,14 +210,14 @@ const keyInfo = z.object({
   createdDateTime: z.string(),
   expiresOn: z.string().optional(),
   revokedDateTime: z.string().optional(),
-});
-const memberRef = z.object({ id: z.number().int(), name: z.string() });
-const keyChange = z.object({
-  apiKey: keyInfo,
+}));
+const memberRef = lazy(() => z.object({ id: z.number().int(), name: z.string() }));
+const keyChange = lazy(() => z.object({
+  apiKey: keyInfo(),
   key: z.string().optional().describe('Set on create only: the X-API-KEY value, shown this once.'),
-  by: memberRef.describe('The Administrator the change is made as (spec v3 5.2).'),
-  notified: z.array(memberRef).describe('The other Administrators notified of a create or a revoke.'),
-});
+  by: memberRef().describe('The Administrator the change is made as (spec v3 5.2).'),
+  notified: z.array(memberRef()).describe('The other Administrators notified of a create or a revoke.'),
+}));
 
 const adminOf = (emu: { db: Db; clock: { now(): number } }) => new KeyAdmin(emu.db, () => emu.clock.now());
 
@@ -239,7 +240,7 @@ export const keyRoutes: ControlRoute[] = [
     path: ROOT,
     summary: 'The API keys, of one workspace or all',
     query: { workspace: { description: 'Only the keys of this workspace (its key, the teamId).', schema: { type: 'string' } } },
-    output: z.object({ items: z.array(keyInfo) }),
+    output: () => z.object({ items: z.array(keyInfo()) }),
     refusals: { 400: ['VALIDATION_ERROR'] },
     handler: (emu, { url }) => ({ items: adminOf(emu).list(url.searchParams.get('workspace') ?? undefined) }),
   }),
@@ -257,7 +258,7 @@ export const keyRoutes: ControlRoute[] = [
       return json(201, out, { 'X-Request-Id': requestId, Location: `${ROOT}/${out.apiKey.id}` });
     },
   }),
-  defineControlRoute({ ...ONE, method: 'GET', summary: 'One API key', output: keyInfo, refusals: { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'] }, handler: (emu, { params }) => adminOf(emu).get(keyId(params)) }),
+  defineControlRoute({ ...ONE, method: 'GET', summary: 'One API key', output: () => keyInfo(), refusals: { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'] }, handler: (emu, { params }) => adminOf(emu).get(keyId(params)) }),
   defineControlRoute({
     ...ONE,
     method: 'PATCH',

@@ -24,7 +24,7 @@ function operation(r: ControlRoute) {
   const responses: Record<string, unknown> = {};
   if (r.noContent) responses['204'] = { description: 'Done', headers: REQUEST_ID };
   else if (r.binary?.answer) responses['200'] = { description: 'OK', headers: REQUEST_ID, content: { [r.binary.answer]: { schema: { type: 'string', contentMediaType: r.binary.answer } } } };
-  else responses[String(r.status ?? 200)] = { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : { type: 'object' } } } };
+  else responses[String(r.status ?? 200)] = { description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK', headers: REQUEST_ID, content: { 'application/json': { schema: r.output ? jsonSchema(r.output(), 'output') : { type: 'object' } } } };
   // Every control route is behind the admin gate (--admin-token: 401 without it).
   const refusals: Record<number, string[]> = { ...r.refusals, 401: ['MISSING_ADMIN_TOKEN', 'INVALID_ADMIN_TOKEN'] };
   for (const [status, codes] of Object.entries(refusals).sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -41,7 +41,7 @@ function operation(r: ControlRoute) {
     requestBody = {
       required: true,
       description: 'JSON, whatever the Content-Type says (so curl -d works as pasted)',
-      content: { 'application/json': { schema: jsonSchema(r.body, 'input') } },
+      content: { 'application/json': { schema: jsonSchema(r.body(), 'input') } },
     };
   } else if (r.binary?.request) {
     requestBody = { required: true, description: 'The file', content: { [r.binary.request]: { schema: { type: 'string', contentMediaType: r.binary.request } } } };

@@ -18,6 +18,7 @@ import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
 import { controlRouteSpec, declaredControlRoutes, defineControlRoute, type ControlRoute } from './define';
 import { controlOpenApi } from './openapi';
+import { lazy } from '../lazy';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -25,24 +26,24 @@ const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 /** Upper bound for one advance: a century. */
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
 
-const clockBody = z
+const clockBody = lazy(() => z
   .object({
     now: z.string({ error: 'must be an ISO 8601 date-time string such as 2025-01-31T09:00:00Z' }).optional(),
     frozen: z.boolean({ error: 'must be true or false' }).optional(),
   })
-  .strict();
+  .strict());
 
-const amount = z.number({ error: 'must be a number' }).finite('must be a finite number').min(0, 'must not be negative');
-const advanceBody = z
-  .object({ seconds: amount.optional(), minutes: amount.optional(), hours: amount.optional(), days: amount.optional() })
-  .strict();
+const amount = lazy(() => z.number({ error: 'must be a number' }).finite('must be a finite number').min(0, 'must not be negative'));
+const advanceBody = lazy(() => z
+  .object({ seconds: amount().optional(), minutes: amount().optional(), hours: amount().optional(), days: amount().optional() })
+  .strict());
 
-const defaultViewBody = z
+const defaultViewBody = lazy(() => z
   .object({
     memberId: z.number({ error: 'must be a member id (integer)' }).int({ error: 'must be a member id (integer)' }).min(1, { error: 'must be 1 or more' }),
     viewKey: z.string({ error: 'must be a view key, or null for the Open tasks core view' }).nullable(),
   })
-  .strict();
+  .strict());
 
 /** Parses an ISO 8601 date-time (no offset = UTC, spec v3 4.1 rule 6). */
 export function parseInstant(s: string, field: string): number {
@@ -66,20 +67,20 @@ export function clockState(emu: Emulator) {
   return { now: iso(now)!, frozen: emu.clock.frozen, offsetSeconds: Math.round((now - Date.now()) / 1000) };
 }
 
-const clockOutput = z.object({
+const clockOutput = lazy(() => z.object({
   now: z.string().describe('The emulator clock, ISO 8601 UTC.'),
   frozen: z.boolean().describe('Whether the clock stands still.'),
   offsetSeconds: z.number().int().describe('How far the emulator clock is from the real one.'),
-});
+}));
 
 // The journal's entry as platform/journal.ts keeps it (JournalEntry).
-const journalEntry = z.object({
+const journalEntry = lazy(() => z.object({
   at: z.string(), method: z.string(), path: z.string(), status: z.number().int(), requestId: z.string(), durationMs: z.number(),
   keyName: z.string().optional(),
   region: z.enum(['US', 'EU']),
   fault: z.object({ rule: z.string(), kind: z.enum(['status', 'delay', 'drop']) }).optional(),
   console: z.literal(true).optional(),
-});
+}));
 
 const BAD_BODY = { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] };
 
@@ -89,7 +90,7 @@ export const controlRoutes: ControlRoute[] = [
     method: 'GET',
     path: '/_emulator/health',
     summary: 'Whether the emulator is up, and what it serves',
-    output: z.object({
+    output: () => z.object({
       status: z.literal('ok'),
       now: z.string(),
       uptimeSeconds: z.number().int(),
@@ -112,7 +113,7 @@ export const controlRoutes: ControlRoute[] = [
     method: 'POST',
     path: '/_emulator/reset',
     summary: 'Put the data back as the fixture made it; clears fault rules and rate budgets',
-    output: z.object({ status: z.literal('reset'), fixture: z.string(), now: z.string() }),
+    output: () => z.object({ status: z.literal('reset'), fixture: z.string(), now: z.string() }),
     refusals: { 409: ['CONFLICT'] },
     handler: (emu) => {
       try {
@@ -133,7 +134,7 @@ export const controlRoutes: ControlRoute[] = [
     path: '/_emulator/my-work/default-view',
     summary: "Set a member's default Tasks grid view",
     body: defaultViewBody,
-    output: z.object({ memberId: z.number().int(), viewKey: z.string() }),
+    output: () => z.object({ memberId: z.number().int(), viewKey: z.string() }),
     refusals: { ...BAD_BODY, 404: ['NOT_FOUND'] },
     handler: (emu, { body: b }) => emu.db.transaction(() => setDefaultView(emu.db, b.memberId, b.viewKey))(),
   }),
@@ -183,7 +184,7 @@ export const controlRoutes: ControlRoute[] = [
       limit: { description: 'How many entries, 1 to the capacity (default 100).', schema: { type: 'integer', minimum: 1 } },
       console: { description: "true: the web console's own requests too.", schema: { type: 'boolean' } },
     },
-    output: z.object({ items: z.array(journalEntry), capacity: z.number().int() }),
+    output: () => z.object({ items: z.array(journalEntry()), capacity: z.number().int() }),
     refusals: { 400: ['VALIDATION_ERROR'] },
     handler: (emu, { url }) => {
       const raw = url.searchParams.get('limit');
@@ -231,7 +232,7 @@ export const controlRoutes: ControlRoute[] = [
     path: '/_emulator/import',
     summary: 'Replace the data with an exported SQLite file',
     binary: { request: 'application/vnd.sqlite3' },
-    output: z.object({ status: z.literal('imported'), tables: z.number().int(), rows: z.number().int() }),
+    output: () => z.object({ status: z.literal('imported'), tables: z.number().int(), rows: z.number().int() }),
     refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
     handler: async (emu, { req }) => {
       // Streamed to a temporary file (never held in memory); the header is checked in the
@@ -259,7 +260,7 @@ export function installControl(_emu: Emulator, ext: AppExtensions): void {
     method: 'GET',
     path: '/_emulator/openapi.json',
     summary: 'This document: the control API, generated from its route declarations',
-    output: z.record(z.string(), z.unknown()),
+    output: () => z.record(z.string(), z.unknown()),
     handler: (emu) => {
       // Built on first use, when every area has declared its routes (instances install after this one).
       doc ??= JSON.stringify(controlOpenApi(declaredControlRoutes(ext.routes).filter((r) => r.path !== '/_emulator/openapi.json'), emu.baseUrls));

@@ -75,5 +75,6 @@ export function paginate<T, R = T>(all: T[], pageSize: number, after: string | u
 }
 
 // One collator for every comparison: localeCompare with options builds a new one per call.
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-export const compareText = (a: string, b: string): number => collator.compare(a, b);
+// Made on the first comparison: building it loads ICU's collation data, which a start need not pay.
+let collator: Intl.Collator | undefined;
+export const compareText = (a: string, b: string): number => (collator ??= new Intl.Collator('en', { sensitivity: 'base' })).compare(a, b);

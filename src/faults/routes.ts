@@ -6,16 +6,17 @@ import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
 import { faultRuleInput } from '../platform/fault-rules';
 import { defineControlRoute, type ControlRoute } from '../control/define';
+import { lazy } from '../lazy';
 
 const ROOT = '/_emulator/faults';
 /** A rule's id is the rest of the path, slashes and all: GET .../faults/a/b is FAULT_NOT_FOUND, not an unknown route. */
 const ONE = { path: `${ROOT}/:id`, regex: /^\/_emulator\/faults\/(?<id>[^/][^]*?)\/*$/, refusals: { 404: ['FAULT_NOT_FOUND'] } };
 
-const rule = faultRuleInput.extend({
+const rule = lazy(() => faultRuleInput().extend({
   id: z.string().describe('The rule id, fault-<n>.'),
   hits: z.number().int().describe('Calls this rule has faulted so far.'),
   remaining: z.number().int().optional().describe('Left of times.'),
-});
+}));
 
 const notFound = (id: string) => new ApiError(404, 'FAULT_NOT_FOUND', `No fault rule ${id} (it may have been used up, removed or cleared by a reset).`);
 
@@ -24,7 +25,7 @@ export const faultRoutes: ControlRoute[] = [
     method: 'GET',
     path: ROOT,
     summary: 'The fault rules, in the order they are tried',
-    output: z.object({ items: z.array(rule) }),
+    output: () => z.object({ items: z.array(rule()) }),
     handler: (emu) => ({ items: emu.faults.list() }),
   }),
   defineControlRoute({

@@ -5,10 +5,11 @@ import { validationError } from '../errors';
 import { zodToApiError } from '../pipeline';
 import { parseInstant } from '../control/routes';
 import { fixtureNames } from '../fixtures/source';
+import { lazy } from '../lazy';
 
-const budget = z.number({ error: 'must be a whole number of 1 or more' }).int({ error: 'must be a whole number of 1 or more' }).min(1, { error: 'must be a whole number of 1 or more' }).max(Number.MAX_SAFE_INTEGER);
+const budget = lazy(() => z.number({ error: 'must be a whole number of 1 or more' }).int({ error: 'must be a whole number of 1 or more' }).min(1, { error: 'must be a whole number of 1 or more' }).max(Number.MAX_SAFE_INTEGER));
 
-export const createBody = z
+export const createBody = lazy(() => z
   .object({
     fixture: z.string({ error: 'must be the name of a built-in fixture' }).optional(),
     clock: z
@@ -18,11 +19,11 @@ export const createBody = z
       })
       .strict()
       .optional(),
-    budgets: z.object({ standard: budget.optional(), cheap: budget.optional() }).strict().optional(),
+    budgets: z.object({ standard: budget().optional(), cheap: budget().optional() }).strict().optional(),
   })
-  .strict();
+  .strict());
 
-export type CreateBody = z.infer<typeof createBody>;
+export type CreateBody = z.infer<ReturnType<typeof createBody>>;
 
 /** A checked request: the fixture a name only, the instant in epoch ms. */
 export interface CreateInput {
@@ -35,7 +36,7 @@ export interface CreateInput {
 export function checkCreate(raw: unknown): CreateInput {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');
-  const parsed = createBody.safeParse(raw);
+  const parsed = createBody().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue.code === 'unrecognized_keys') {

@@ -7,12 +7,13 @@ import { json } from '../transports/web/respond';
 import { defineControlRoute, type ControlRoute } from '../control/define';
 import type { InstanceManager } from './manager';
 import { checkCreate } from './input';
+import { lazy } from '../lazy';
 
 const ROOT = '/_emulator/instances';
 /** What the routes of one instance share. */
 const ONE = { path: `${ROOT}/:id`, refusals: { 404: ['INSTANCE_NOT_FOUND'] } };
 
-const description = z.object({
+const description = lazy(() => z.object({
   id: z.string(),
   fixture: z.string(),
   baseUrls: z.object({ US: z.string(), EU: z.string() }),
@@ -20,7 +21,7 @@ const description = z.object({
   createdAt: z.string(),
   lastRequestAt: z.string(),
   expiresAt: z.string(),
-});
+}));
 
 /** The instance routes of one emulator's manager. */
 export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[] {
@@ -29,7 +30,7 @@ export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[
       method: 'GET',
       path: ROOT,
       summary: 'The isolated instances of this emulator',
-      output: z.object({ items: z.array(description), maxInstances: z.number().int(), ttlSeconds: z.number() }),
+      output: () => z.object({ items: z.array(description()), maxInstances: z.number().int(), ttlSeconds: z.number() }),
       handler: () => ({ items: m.list(), maxInstances: m.max, ttlSeconds: m.ttlMs / 1000 }),
     }),
     defineControlRoute({
@@ -46,7 +47,7 @@ export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[
         return json(201, d, { 'X-Request-Id': requestId, Location: `${ROOT}/${d.id}` });
       },
     }),
-    defineControlRoute({ ...ONE, method: 'GET', summary: 'One isolated instance', output: description, handler: (_emu, { params }) => m.describe(m.get(decodeURIComponent(params.id))) }),
+    defineControlRoute({ ...ONE, method: 'GET', summary: 'One isolated instance', output: () => description(), handler: (_emu, { params }) => m.describe(m.get(decodeURIComponent(params.id))) }),
     defineControlRoute({
       ...ONE,
       method: 'DELETE',

@@ -14,6 +14,7 @@ import { deleteChecklist, getChecklist, patchChecklist, setArchived } from '../d
 import { getShare, setShare } from '../domain/checklists/share';
 import { addChecklistTags, listChecklistTags, removeChecklistTag } from '../domain/checklists/tags';
 import { listAttachedTasks } from '../domain/standalone/attached';
+import { lazy } from '../lazy';
 
 const checklistKey = () => guid('a checklist key (GUID)').describe('The checklist key (GUID)');
 const checklistOperation = defineWith({
@@ -24,7 +25,7 @@ const checklistOperation = defineWith({
 });
 const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
 
-const listFilters = {
+const listFilters = lazy(() => ({
   templateKey: guid('a template key (GUID)').optional().describe('Only checklists of this template (GUID); a key naming no template of the workspace is 404 TEMPLATE_NOT_FOUND'),
   search: search().describe('case-insensitive substring of the checklist name'),
   tag: tagName().optional().describe('a tag name (case-insensitive): only checklists carrying it'),
@@ -34,7 +35,7 @@ const listFilters = {
   sort: sortArg([...SORT_FIELDS]).describe(`one of ${SORT_FIELDS.join(', ')}, optionally with :asc or :desc; default createdDateTime:desc`),
   after: cursor().describe("The previous page's nextCursor; send every other argument unchanged with it"),
   pageSize: pageSizeStrict().describe('1 to 100, default 50'),
-};
+}));
 
 export const checklistOperations = [
   checklistOperation({
@@ -43,7 +44,7 @@ export const checklistOperations = [
     path: '/v3/checklists',
     summary: 'List checklists',
     description: 'The checklists the acting member could see in the app (a workspace key sees all). Archived checklists are left out unless asked for. Send every other argument unchanged with `after`.',
-    input: { ...listFilters, status: statusFilter() },
+    input: () => ({ ...listFilters(), status: statusFilter() }),
     query: ['templateKey', 'status', 'search', 'tag', 'createdBy', 'includeArchived', 'isArchived', 'sort', 'after', 'pageSize'],
     output: checklistPage,
     refusals: ['404 TEMPLATE_NOT_FOUND'],
@@ -56,8 +57,8 @@ export const checklistOperations = [
     path: '/v3/checklists/search',
     summary: 'Search checklists by field values',
     description: 'Conditions on field answers (by fieldKey or fieldName), all of them (match `all`, default) or any. Accepts the filters of the list route. A read: writes nothing.',
-    input: {
-      ...listFilters,
+    input: () => ({
+      ...listFilters(),
       status: z
         .union([z.string(), z.array(z.string({ error: 'must be a status name' }))], { error: 'must be a status name or an array of them' })
         .optional()
@@ -85,7 +86,7 @@ export const checklistOperations = [
         .max(20, { error: 'must hold at most 20 field conditions' })
         .describe('1 to 20 conditions on field answers, each naming exactly one of fieldKey or fieldName'),
       match: z.enum(['all', 'any'], { error: 'must be all or any' }).optional().describe('all (default): every condition holds; any: at least one'),
-    },
+    }),
     output: checklistPage,
     refusals: ['404 TEMPLATE_NOT_FOUND'],
     annotations: READ,
@@ -98,7 +99,7 @@ export const checklistOperations = [
     summary: 'Start a checklist from a template',
     description:
       'Needs Checklist.Creator and permission to run the template (a workspace key needs neither). `parameters` pre-fill fields, named by the template\'s parameter names, field keys or field names. Refused (409) from an archived template. Send an Idempotency-Key to make a retry safe.',
-    input: {
+    input: () => ({
       templateKey: guid('a template key (GUID)').describe('The template to run (GUID)'),
       name: trimmedName().describe('Checklist name, 1 to 255 characters (trimmed)'),
       version: positiveInt('a template version').optional().describe('The template version to run; default the latest'),
@@ -107,7 +108,7 @@ export const checklistOperations = [
         .record(z.string(), z.unknown(), { error: 'must be an object of field values' })
         .optional()
         .describe("Field values to pre-fill, named by the template's parameter names, field keys or field names; each validated like answering the field; null leaves it empty"),
-    },
+    }),
     output: checklist,
     refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '409 CONFLICT'],
     annotations: CREATE,
@@ -120,7 +121,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey',
     summary: 'Get a checklist',
     description: 'The checklist resource. Refused (403) when the acting member may not open the checklist.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: checklist,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
@@ -132,11 +133,11 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey',
     summary: 'Rename a checklist or change its due date',
     description: 'A value sets, null clears (dueDateTime only), an omitted property is unchanged.',
-    input: {
+    input: () => ({
       checklistKey: checklistKey(),
       name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
-    },
+    }),
     output: checklist,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REPLACE,
@@ -148,7 +149,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey',
     summary: 'Delete a checklist permanently',
     description: 'Administrators, and the member who created the checklist. Attached standalone tasks are kept, detached.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
     status: 204,
@@ -160,7 +161,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Archive a checklist',
     description: 'Administrators only; a workspace key is refused (it acts through the anonymous member).',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: checklist,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: SET,
@@ -172,7 +173,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/archive',
     summary: 'Unarchive a checklist',
     description: 'Administrators only; a workspace key is refused.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: checklist,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
@@ -184,7 +185,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Read whether a checklist is shared by link',
     description: 'Answers {isShared, shareUrl} (shareUrl only while shared). Anyone who may open the checklist.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: shareStatus,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
@@ -196,7 +197,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Share a checklist by link',
     description: 'No body. Turns sharing on (keeping an existing link) and answers {isShared, shareUrl}. Anyone holding the link can view the checklist.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: shareStatus,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REPLACE,
@@ -208,7 +209,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/share',
     summary: 'Stop sharing a checklist by link',
     description: 'The link stops working; sharing again makes a new one. Answers {isShared: false}.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: shareStatus,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: REMOVE,
@@ -220,7 +221,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/tags',
     summary: "List a checklist's tags",
     description: "Answers {tags}: the checklist's own tags, in name order.",
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: tagNames,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,
@@ -232,7 +233,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Tag a checklist',
     description: 'Body {"tags": ["name", ...]}. A tag is created on first use; a name differing only in letter case uses the existing tag. Answers the checklist\'s tags.',
-    input: { checklistKey: checklistKey(), tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters') },
+    input: () => ({ checklistKey: checklistKey(), tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters') }),
     output: tagNames,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: SET,
@@ -244,7 +245,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/tags',
     summary: 'Untag a checklist',
     description: 'Query `name`. A tag taken off its last carrier is removed. Answers the checklist\'s tags.',
-    input: { checklistKey: checklistKey(), name: tagName().describe('The tag to take off (case-insensitive)') },
+    input: () => ({ checklistKey: checklistKey(), name: tagName().describe('The tag to take off (case-insensitive)') }),
     query: ['name'],
     output: tagNames,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
@@ -257,7 +258,7 @@ export const checklistOperations = [
     path: '/v3/checklists/:checklistKey/attached-tasks',
     summary: 'List the standalone tasks attached to a checklist',
     description: 'Answers {tasks: [task summary]}, oldest first, unpaged. These tasks are read and written at /v3/tasks/{taskKey}.',
-    input: { checklistKey: checklistKey() },
+    input: () => ({ checklistKey: checklistKey() }),
     output: attachedTaskList,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     annotations: READ,

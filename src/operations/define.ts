@@ -99,8 +99,24 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>) => unknown;
 }
 
-export function defineOperation<S extends z.ZodRawShape>(op: Operation<S>): Operation {
-  return op as unknown as Operation;
+/**
+ * An operation as its area declares it: `input` and `output` are thunks, so that a start
+ * builds none of the table's zod shapes (the route table needs only the other facts); each
+ * is built on its first read, by the operation's first call or document, then kept.
+ */
+export type Declared<S extends z.ZodRawShape = z.ZodRawShape> = Omit<Operation<S>, 'input' | 'output'> & {
+  input: () => S;
+  output?: () => z.ZodType;
+};
+
+export function defineOperation<S extends z.ZodRawShape>(op: Declared<S>): Operation {
+  const { input, output, ...facts } = op;
+  let shape: S | undefined;
+  let out: z.ZodType | undefined;
+  return Object.defineProperties(facts, {
+    input: { enumerable: true, get: () => (shape ??= input()) },
+    output: { enumerable: true, get: () => (output ? (out ??= output()) : undefined) },
+  }) as unknown as Operation;
 }
 
 // MCP tool hints, by MCP's definitions: readOnlyHint "does not modify its environment";
@@ -118,6 +134,10 @@ export const CREATE = { readOnlyHint: false, idempotentHint: false, destructiveH
 export const CREATE_REPLACING = { readOnlyHint: false, idempotentHint: false, destructiveHint: true } as const;
 /** DELETE (or a POST that cancels, such as skipping a schedule run): removes, clears or ends something. */
 export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHint: true } as const;
+
+/** The operation with `facts` added or replaced; its shapes stay unbuilt (a spread would build them). */
+export const withFacts = (op: Operation, facts: Partial<Operation>): Operation =>
+  Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(op), ...Object.getOwnPropertyDescriptors(facts) }) as Operation;
 
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 export const isWrite = (op: Operation): boolean => op.method !== 'GET';

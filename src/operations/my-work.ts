@@ -10,13 +10,14 @@ import { listMyWork } from '../domain/mywork/list';
 import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
 import { createView, deleteView, getView, listViews, updateView } from '../domain/mywork/views';
 import { parseInstant } from '../domain/tasks/field-values';
+import { lazy } from '../lazy';
 
 const myWorkOperation = defineWith({ tag: 'Tasks grid', budget: 'standard' });
 
 const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z (an offset is honoured; no offset means UTC)';
 const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
 
-const taskRef = z.object(
+const taskRef = lazy(() => z.object(
   {
     taskKey: guid('a task key (GUID)').describe('the task key (the row key of list_my_work)'),
     checklistKey: guid('a checklist key (GUID)')
@@ -29,24 +30,24 @@ const taskRef = z.object(
       .describe('refused: one snooze date per call'),
   },
   { error: 'must be {taskKey, checklistKey}' },
-);
-const taskRefs = z
-  .array(taskRef, { error: 'must be an array of {taskKey, checklistKey}' })
+));
+const taskRefs = lazy(() => z
+  .array(taskRef(), { error: 'must be an array of {taskKey, checklistKey}' })
   .min(1, { error: 'must name at least one task' })
-  .max(MAX_SNOOZE_TASKS, { error: `must name at most ${MAX_SNOOZE_TASKS} tasks per call` });
+  .max(MAX_SNOOZE_TASKS, { error: `must name at most ${MAX_SNOOZE_TASKS} tasks per call` }));
 
-const naming = z.object(
+const naming = lazy(() => z.object(
   {
     type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
     id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('member or group id'),
     name: text(500).optional().describe('member full name, member email or group name; ignored when id is given'),
   },
   { error: 'must be {type, id} or {name}' },
-);
+));
 
 const viewKey = () => guid('a saved view key (GUID)').describe('the saved view key');
 
-const viewArgs = {
+const viewArgs = lazy(() => ({
   name: text(200, 'is required: the view name, at most 200 characters').describe('the view name, at most 200 characters (required)'),
   type: z.string({ error: 'must be Private, UsersGroups or Team' }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
   search: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('at most 1,000 characters; stored and returned, applied by nothing in the API'),
@@ -56,10 +57,10 @@ const viewArgs = {
   includeStandalone: z.boolean({ error: 'must be true or false' }).optional().describe('include standalone tasks; default true'),
   allAssignees: z.boolean({ error: 'must be true or false' }).optional().describe('everyone\'s tasks; default false (false with no assignees means the reading member); true with assignees named is refused'),
   includeUnassigned: z.boolean({ error: 'must be true or false' }).optional().describe('include tasks assigned to nobody; default false'),
-  assignees: z.array(naming, { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('people and groups, {type, id} or {name}; an ambiguous name is refused'),
+  assignees: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('people and groups, {type, id} or {name}; an ambiguous name is refused'),
   sort: z.string({ error: 'must be a sort expression' }).optional().describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
-  visibleTo: z.array(naming, { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('who may use a UsersGroups view ({type, id} or {name}; a group shares with whoever is in it); refused on other types'),
-};
+  visibleTo: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('who may use a UsersGroups view ({type, id} or {name}; a group shares with whoever is in it); refused on other types'),
+}));
 
 export const myWorkOperations = [
   myWorkOperation({
@@ -73,7 +74,7 @@ export const myWorkOperations = [
       'Rows of the Tasks grid: the checklist tasks and standalone tasks the acting member may see, filtered and sorted. ' +
       'Row action: use the checklist task tools when isStandalone is false (with the row key and checklist.key), the standalone task routes when true. ' +
       'Send every other argument unchanged with `after`; a cursor used with a different query or by a different member is refused.',
-    input: {
+    input: () => ({
       status: z.string({ error: 'must be a comma-separated list of statuses' }).optional().describe(
         'comma-separated from Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed, or all. Default: Incomplete, DueInFuture, DueToday, Overdue. DueToday and DueInFuture are judged against the end of the day in the member\'s zone or X-SVC-Timezone',
       ),
@@ -88,7 +89,7 @@ export const myWorkOperations = [
       ),
       after: cursor().describe('the previous page\'s nextCursor'),
       pageSize: pageSizeStrict().describe('1 to 100, default 50'),
-    },
+    }),
     query: ['status', 'assignee', 'template', 'checklist', 'includeStandalone', 'sort', 'after', 'pageSize'],
     output: workPage,
     refusals: ['404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
@@ -106,10 +107,10 @@ export const myWorkOperations = [
     description:
       'Hides tasks from the acting member\'s Tasks grid until a date (they show under status Snoozed; the snooze ends by itself when the date passes). ' +
       'One date per call, at most 200 tasks. All or nothing: an unresolvable reference, a heading, or a task on a checklist the member may not see refuses the whole call. Personal; no activity is recorded.',
-    input: {
+    input: () => ({
       snoozedUntil: instant().describe('date-time the snooze ends; must be in the future'),
-      tasks: taskRefs.describe('at most 200 tasks, each {taskKey, checklistKey}; checklistKey omitted only for a standalone task attached to no checklist'),
-    },
+      tasks: taskRefs().describe('at most 200 tasks, each {taskKey, checklistKey}; checklistKey omitted only for a standalone task attached to no checklist'),
+    }),
     output: snoozeResult,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
     annotations: REPLACE,
@@ -125,7 +126,7 @@ export const myWorkOperations = [
     fidelity: documented('4.5, 4.6'),
     description:
       'Ends the acting member\'s snooze of each task. A task not snoozed is left as is and the call succeeds; a reference naming nothing refuses the whole call. Never refused for lost checklist visibility.',
-    input: { tasks: taskRefs.describe('at most 200 tasks, each {taskKey, checklistKey}') },
+    input: () => ({ tasks: taskRefs().describe('at most 200 tasks, each {taskKey, checklistKey}') }),
     output: endSnoozeResult,
     refusals: ['404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
     annotations: REMOVE,
@@ -140,8 +141,8 @@ export const myWorkOperations = [
     summary: 'List saved views',
     fidelity: documented('4.5, 4.6'),
     description: 'The five core views first (Open tasks, Due today, Overdue, Completed, All tasks), then the saved views the acting member may use. A bare array (MCP: {result: [...]}).',
-    input: {},
-    output: z.array(savedView),
+    input: () => ({}),
+    output: () => z.array(savedView()),
     refusals: [],
     annotations: READ,
     actor: 'member',
@@ -155,7 +156,7 @@ export const myWorkOperations = [
     summary: 'Get a saved view',
     fidelity: mixed('4.5', 'docs/tasks-grid.md', 'the single view route has no tool; its body is the saved view'),
     description: 'One core or saved view the acting member may use.',
-    input: { viewKey: viewKey() },
+    input: () => ({ viewKey: viewKey() }),
     output: savedView,
     refusals: ['404 VIEW_NOT_FOUND'],
     annotations: READ,
@@ -189,7 +190,7 @@ export const myWorkOperations = [
     fidelity: documented('4.5, 4.6'),
     description:
       'A replacement: every omitted argument returns to its default (type Private). Core views cannot be written. A member may change the Private and UsersGroups views they created; an Administrator may change any; the author is kept.',
-    input: { viewKey: viewKey(), ...viewArgs },
+    input: () => ({ viewKey: viewKey(), ...viewArgs() }),
     output: savedView,
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
     annotations: REPLACE,
@@ -205,7 +206,7 @@ export const myWorkOperations = [
     fidelity: designed('docs/tasks-grid.md', 'the method and path of deleting a saved view (4.5: not shown)'),
     description:
       'Deletes a saved view (the spec leaves the route unshown: docs/tasks-grid.md). Affects no task; a member whose default it was lands on the Open tasks core view. Same permissions as update; core views cannot be deleted.',
-    input: { viewKey: viewKey() },
+    input: () => ({ viewKey: viewKey() }),
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND'],
     annotations: REMOVE,
     actor: 'member',

@@ -58,14 +58,14 @@ export const scheduleOperations = [
     path: '/v3/schedules',
     summary: 'List schedules',
     description: 'The schedules of the workspace that start checklists (spec v3 1), paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4). Send every other argument unchanged with `after`.',
-    input: {
+    input: () => ({
       templateKey: guid('a template key (GUID)').optional().describe('only schedules of this template'),
       sort: sortArg([...SCHEDULE_SORTS]).describe(`one of ${SCHEDULE_SORTS.join(', ')}, optionally with :asc or :desc; default createdDateTime:asc`),
       after: cursor(),
       pageSize: pageSizeStrict(),
-    },
+    }),
     query: ['templateKey', 'sort', 'after', 'pageSize'],
-    output: page(schedule, 'Page of schedules'),
+    output: () => page(schedule(), 'Page of schedules'),
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
     annotations: READ,
     handler: (ctx, input) => listSchedules(ctx, input),
@@ -77,13 +77,13 @@ export const scheduleOperations = [
     summary: 'Create a schedule',
     description:
       "A schedule starts a checklist from a template at each run of its recurrence, at a wall-clock time in the schedule's own IANA time zone (spec v3 4.1 rule 6). Needs Schedule.Creator and run permission on the template (5.5); the workspace key passes (5.9). The next run's checklist exists at once with status Scheduled.",
-    input: {
+    input: () => ({
       name: name().describe("the schedule's name, given to each checklist it starts"),
       templateKey: guid('a template key (GUID)').describe('the template its checklists start from (its latest version)'),
       timeZone: timeZone().describe('IANA time zone (Windows names accepted), e.g. Europe/Berlin'),
       startDateTime: startDateTime().describe('the first run: wall clock in timeZone without offset, e.g. 2026-03-29T09:00:00 (an offset or Z names an instant, converted); not in the past'),
       recurrence: recurrence().optional().describe('absent: one run only'),
-    },
+    }),
     output: schedule,
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     annotations: CREATE,
@@ -96,7 +96,7 @@ export const scheduleOperations = [
     path: '/v3/schedules/:scheduleId',
     summary: 'Get a schedule',
     description: 'One schedule with its next run. Needs Schedule.Viewer or Schedule.Creator (5.4).',
-    input: { scheduleId: scheduleId() },
+    input: () => ({ scheduleId: scheduleId() }),
     output: schedule,
     refusals: [...scheduleRefusals],
     annotations: READ,
@@ -109,14 +109,14 @@ export const scheduleOperations = [
     summary: 'Change a schedule',
     description:
       'PATCH (4.1 rule 8): only what is sent changes; `recurrence: null` makes it a single run. A change of template, zone, start or recurrence re-plans the runs still to come (their ids change; runs that happened stay). Needs Schedule.Creator (5.5), and run permission on a new template.',
-    input: {
+    input: () => ({
       scheduleId: scheduleId(),
       name: name().nullable().optional().describe('a new name (also of the Scheduled checklist of the next run)'),
       templateKey: guid('a template key (GUID)').nullable().optional().describe('a new template'),
       timeZone: timeZone().nullable().optional().describe('a new IANA time zone; the start keeps its wall clock'),
       startDateTime: startDateTime().nullable().optional().describe('a new start, wall clock in the zone; not in the past'),
       recurrence: recurrence().nullable().optional().describe('a new recurrence, replacing the whole of the old one; null: one run only'),
-    },
+    }),
     output: schedule,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     annotations: REPLACE,
@@ -128,7 +128,7 @@ export const scheduleOperations = [
     path: '/v3/schedules/:scheduleId',
     summary: 'Delete a schedule',
     description: 'The schedule and its runs go, and the Scheduled checklist of its next run; checklists it already started stay. Needs Schedule.Creator (5.5).',
-    input: { scheduleId: scheduleId() },
+    input: () => ({ scheduleId: scheduleId() }),
     refusals: [...scheduleRefusals],
     annotations: REMOVE,
     status: 204,
@@ -141,15 +141,15 @@ export const scheduleOperations = [
     summary: "List a schedule's runs",
     description:
       "Runs that happened (Started, Skipped, Failed) and the next ones to come (Upcoming, up to 10 ahead), each with `scheduledDateTime` as wall clock in the schedule's zone beside `scheduledDateTimeUtc` (4.1 rule 6). Paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4).",
-    input: {
+    input: () => ({
       scheduleId: scheduleId(),
       status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
       sort: sortArg(['scheduledDateTime']).describe('scheduledDateTime, optionally with :asc or :desc; default ascending'),
       after: cursor(),
       pageSize: pageSizeStrict(),
-    },
+    }),
     query: ['status', 'sort', 'after', 'pageSize'],
-    output: page(run, 'Page of runs'),
+    output: () => page(run(), 'Page of runs'),
     refusals: [...scheduleRefusals],
     annotations: READ,
     handler: (ctx, input) => listRuns(ctx, input),
@@ -161,7 +161,7 @@ export const scheduleOperations = [
     summary: 'Skip a run',
     description:
       'The upcoming run will not start a checklist; its Scheduled checklist, if it has one, is removed. Skipping a skipped run changes nothing. Needs Schedule.Creator and run permission on the template (5.5).',
-    input: { scheduleId: scheduleId(), runId: runId() },
+    input: () => ({ scheduleId: scheduleId(), runId: runId() }),
     output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     annotations: REMOVE,
@@ -174,7 +174,7 @@ export const scheduleOperations = [
     summary: "Create a run's checklist now",
     description:
       "Starts the upcoming run's checklist now instead of at its time (its Scheduled checklist when it has one, due dates moved with the start); the run counts as started and new_checklist fires. Needs Schedule.Creator and run permission on the template (5.5).",
-    input: { scheduleId: scheduleId(), runId: runId() },
+    input: () => ({ scheduleId: scheduleId(), runId: runId() }),
     output: run,
     refusals: ['404 SCHEDULE_NOT_FOUND', '404 SCHEDULE_RUN_NOT_FOUND', '403 FORBIDDEN', '409 CONFLICT'],
     annotations: CREATE,

@@ -33,7 +33,7 @@ export const standaloneOperations = [
     summary: 'Raise a standalone task',
     description:
       'Needs Task.Creator (a workspace key needs none). `checklistKey` attaches it at once (Task.Attacher and run permission on the checklist\'s template). A workspace key may not send `assignees` or `dueDateTime` (assigning and dating are done by a person, 5.8).',
-    input: {
+    input: () => ({
       name: trimmedName().describe('Task name, 1 to 255 characters (trimmed)'),
       description: description().optional().describe('Task description, at most 10,000 characters'),
       dueDateTime: instant().optional().describe('Due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC. Not for a workspace key'),
@@ -45,7 +45,7 @@ export const standaloneOperations = [
       isAssignedExclusively: z.boolean({ error: 'must be true or false' }).optional().describe('Only assignees (and Administrators) may complete, reassign or re-date'),
       tags: tagList().optional().describe('Tag names, 1 to 50, each 1 to 100 characters'),
       checklistKey: guid('a checklist key (GUID)').optional().describe('A checklist to attach the task to at once (GUID)'),
-    },
+    }),
     output: standaloneDetail,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '409 CONFLICT'],
     annotations: CREATE,
@@ -58,7 +58,7 @@ export const standaloneOperations = [
     path: '/v3/tasks/:taskKey',
     summary: 'Get a standalone task',
     description: 'Task detail; `checklist` is present while the task is attached to one. A checklist task key is 404 TASK_NOT_FOUND here.',
-    input: { taskKey: taskKey() },
+    input: () => ({ taskKey: taskKey() }),
     output: standaloneDetail,
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     annotations: READ,
@@ -70,12 +70,12 @@ export const standaloneOperations = [
     path: '/v3/tasks/:taskKey',
     summary: 'Change a standalone task',
     description: 'name, description, dueDateTime: a value sets, null clears (description, dueDateTime), omitted is unchanged. Needs Task.Creator; a workspace key changes only the tasks it raised.',
-    input: {
+    input: () => ({
       taskKey: taskKey(),
       name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       description: description().nullable().optional().describe('New description; null clears'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
-    },
+    }),
     output: standaloneDetail,
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     annotations: REPLACE,
@@ -87,7 +87,7 @@ export const standaloneOperations = [
     path: '/v3/tasks/:taskKey',
     summary: 'Delete a standalone task permanently',
     description: 'Needs Task.Creator; a workspace key deletes only the tasks it raised.',
-    input: { taskKey: taskKey() },
+    input: () => ({ taskKey: taskKey() }),
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     annotations: REMOVE,
     status: 204,
@@ -100,7 +100,7 @@ export const standaloneOperations = [
     summary: 'Attach a standalone task to a checklist',
     description:
       'Body {"checklistKey"}. Needs Task.Attacher and run permission on the checklist\'s template; refused (409) when the template does not allow attached tasks, for every key. Attaching to another checklist moves the task. Answers the task detail.',
-    input: { taskKey: taskKey(), checklistKey: guid('a checklist key (GUID)').describe('The checklist to attach the task to (GUID)') },
+    input: () => ({ taskKey: taskKey(), checklistKey: guid('a checklist key (GUID)').describe('The checklist to attach the task to (GUID)') }),
     output: standaloneDetail,
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND', '404 CHECKLIST_NOT_FOUND', '409 CONFLICT'],
     annotations: REPLACE,
@@ -112,7 +112,7 @@ export const standaloneOperations = [
     path: '/v3/tasks/:taskKey/attachment',
     summary: 'Detach a standalone task from its checklist',
     description: 'Needs Task.Attacher. Detaching a task attached to nothing is harmless. Answers the task detail.',
-    input: { taskKey: taskKey() },
+    input: () => ({ taskKey: taskKey() }),
     output: standaloneDetail,
     refusals: ['403 FORBIDDEN', '404 TASK_NOT_FOUND'],
     annotations: REMOVE,

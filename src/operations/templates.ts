@@ -50,12 +50,12 @@ export const templateOperations = [
     fidelity: documented('4.4'),
     description:
       'Page envelope with every template in one response, `hasMore` always false, `total` = rows; no `pageSize`, `after`, `sort`. Rows are Template list rows. Not filtered by permission: a member key lists everything, even a template whose folder permission is Deny (reading it by key is then 403). Only the value `true` (any letter case) switches an option on.',
-    input: {
+    input: () => ({
       includeAllVersions: queryBool().describe('`true` returns a row for every version of every template. Default false.'),
       includeArchived: queryBool().describe('`true` includes archived templates (marked `isArchived`). Default false.'),
-    },
+    }),
     query: ['includeAllVersions', 'includeArchived'],
-    output: page(templateRow, 'Every template in one page'),
+    output: () => page(templateRow(), 'Every template in one page'),
     refusals: [],
     annotations: READ,
     handler: (ctx, input) => listTemplates(ctx, input),
@@ -68,10 +68,10 @@ export const templateOperations = [
     summary: 'Validate a template document',
     fidelity: mixed('2.5, 4.4', 'docs/template-document.md', 'the template document format and the violation codes (4.4 rule 4: not shown)'),
     description: 'Answers the validation result (200 even when invalid). With forTemplate, validates an edit of that template: ids must belong to it. Cheap.',
-    input: {
+    input: () => ({
       document: documentArg('The template document to check'),
       forTemplate: guid('a template key (GUID)').optional().describe('Key of the template this document is a new version of (edit loop: export, change keeping every id, validate with forTemplate, publish)'),
-    },
+    }),
     query: ['forTemplate'],
     bodyAs: 'document',
     output: validationResult,
@@ -88,7 +88,7 @@ export const templateOperations = [
     summary: 'Get a template with its tasks and fields',
     fidelity: documented('2.5, 4.4'),
     description: 'Template detail: the list fields plus `latestVersion`, `isLatest` and `tasks` in order. A member key whose Library folder permission is Deny is refused.',
-    input: { key: key(), version: versionArg() },
+    input: () => ({ key: key(), version: versionArg() }),
     query: ['version'],
     output: templateDetail,
     refusals: [...LOOKUP],
@@ -104,7 +104,7 @@ export const templateOperations = [
     fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format and the request and response bodies (4.4 rule 4: not shown)'),
     description:
       'All or nothing: any error gives 422 TEMPLATE_INVALID with every violation. A document with ids (an export) is refused: use copy_template. `folder` (query) files it in a Library folder by name. Answers 201 with the template detail.',
-    input: { document: documentArg('The template document (no ids)'), folder: folderArg().describe('Library folder to file the template in, by name') },
+    input: () => ({ document: documentArg('The template document (no ids)'), folder: folderArg().describe('Library folder to file the template in, by name') }),
     query: ['folder'],
     bodyAs: 'document',
     output: templateDetail,
@@ -121,7 +121,7 @@ export const templateOperations = [
     summary: 'Export a template version as a template document',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the template document format (4.4 rule 4: not shown)'),
     description: 'The document carries every item id; keep them when editing so task and field keys survive. Rollback: export the older version and publish it as a new version.',
-    input: { key: key(), version: versionArg() },
+    input: () => ({ key: key(), version: versionArg() }),
     query: ['version'],
     output: templateDocument,
     refusals: [...LOOKUP],
@@ -137,7 +137,7 @@ export const templateOperations = [
     fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     description:
       'The whole document of the new version. Items keep their keys where the document keeps their ids; items without id are new. Rollback: publish an exported older version. Answers 201 with the template detail of the new version.',
-    input: { key: key(), document: documentArg('The template document of the new version') },
+    input: () => ({ key: key(), document: documentArg('The template document of the new version') }),
     bodyAs: 'document',
     output: templateDetail,
     refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
@@ -153,8 +153,8 @@ export const templateOperations = [
     summary: 'List the versions of a template',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the response body'),
     description: 'Template version rows, newest first, all in one page.',
-    input: { key: key() },
-    output: page(templateVersionRow, 'Every version in one page'),
+    input: () => ({ key: key() }),
+    output: () => page(templateVersionRow(), 'Every version in one page'),
     refusals: [...LOOKUP],
     annotations: READ,
     handler: (ctx, input) => listVersions(ctx, input),
@@ -167,12 +167,12 @@ export const templateOperations = [
     summary: 'Copy a template',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the request and response bodies (4.4 rule 4: not shown)'),
     description: 'A new template with new keys from a version of this one (default latest), with its permission rules. Answers 201 with the template detail.',
-    input: {
+    input: () => ({
       key: key(),
       name: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(500, { error: 'must be at most 500 characters' }).optional().describe('Name of the copy; default "<name> (copy)"'),
       version: versionArg().describe('Version to copy, 1 or more; default: the latest'),
       folder: folderArg().describe('Library folder of the copy, by name; default: the folder of the original'),
-    },
+    }),
     output: templateDetail,
     refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
     annotations: CREATE,
@@ -188,7 +188,7 @@ export const templateOperations = [
     fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description:
       'REST: POST archives, DELETE unarchives. The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
-    input: { key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') },
+    input: () => ({ key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') }),
     output: templateRow,
     refusals: [...LOOKUP],
     // The tool also unarchives (the DELETE's work), so it carries the DELETE's hint.
@@ -203,7 +203,7 @@ export const templateOperations = [
     summary: 'Unarchive a template',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description: 'Administrators or the workspace key only. Answers the template list row. MCP: set_template_archived with archived false.',
-    input: { key: key() },
+    input: () => ({ key: key() }),
     output: templateRow,
     refusals: [...LOOKUP],
     annotations: REMOVE,
@@ -218,7 +218,7 @@ export const templateOperations = [
     fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     description:
       'Who can see and run checklists made from the template (the rules grant no template editing): AllUsers first, then groups, then members, each by name.',
-    input: { key: key() },
+    input: () => ({ key: key() }),
     output: permissionRules,
     refusals: [...LOOKUP],
     annotations: READ,
@@ -232,7 +232,7 @@ export const templateOperations = [
     summary: 'Replace the permission rules of a template',
     fidelity: mixed('4.4, 5.5', 'docs/template-document.md', 'the permission rule bodies (4.4 rule 4: not shown)'),
     description: 'Who can see and run checklists from the template. `name` is ignored on send. Needs Template.Creator and Edit on the folder.',
-    input: {
+    input: () => ({
       key: key(),
       permissions: z
         .array(
@@ -248,7 +248,7 @@ export const templateOperations = [
         )
         .max(500, { error: 'must hold at most 500 rules' })
         .describe('The new rules, replacing every rule; at most one per assignee'),
-    },
+    }),
     output: permissionRules,
     refusals: [...LOOKUP],
     annotations: REPLACE,

@@ -23,12 +23,12 @@ export const upgradeOperations = [
     fidelity: documented('4.4'),
     description:
       'The running checklists of the template not on the target version (upgrade candidates), newest start date first. Compared for difference, so a checklist on a newer version than the target is one too (an older target shows what a rollback touches). Archived checklists and checklists mid-rebuild are left out; completed ones are included. Publishing another version while paging invalidates the cursor.',
-    input: {
+    input: () => ({
       key: guid('a template key (GUID)').describe('Template key'),
       version: versionArg().describe('Target version, 1 or more; default latest; an older version shows what a rollback touches'),
       pageSize: pageSizeLenient(),
       after: cursor().describe('The previous nextCursor; valid only with the same version and pageSize'),
-    },
+    }),
     query: ['version', 'pageSize', 'after'],
     output: upgradeCandidatePage,
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND'],
@@ -46,7 +46,7 @@ export const upgradeOperations = [
     fidelity: documented('4.4'),
     description:
       'Queues checklists to be rebuilt on the target version by a background worker (tasks matched by task key, fields by field key; key, name and start date kept). Send exactly one of checklistKeys and all: true. Any refusal refuses the whole request; archived checklists and those already on the target are skipped. 202 with Location and Retry-After when at least one was queued; 200 with queued 0 otherwise.',
-    input: {
+    input: () => ({
       key: guid('a template key (GUID)').describe('Template key'),
       checklistKeys: z
         .array(guid('a checklist key (GUID)'), { error: 'must be an array of checklist keys (GUIDs)' })
@@ -55,7 +55,7 @@ export const upgradeOperations = [
         .describe('The checklists to upgrade (at most 500; duplicates ignored)'),
       all: z.boolean({ error: 'must be true or false' }).optional().describe('true: every candidate for the target version'),
       version: versionArg().describe('Target version, 1 or more; default latest; older accepted (a rollback)'),
-    },
+    }),
     output: upgradeResultShape,
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     otherSuccess: [
@@ -87,7 +87,7 @@ export const upgradeOperations = [
     fidelity: designed('docs/upgrades.md', 'the Linked Checklist parent and children of a checklist (no route in the spec)'),
     description:
       'Both sides of Linked Checklist links: the checklists whose Linked Checklist field holds this checklist (linkedFrom) and the checklists held by its own Linked Checklist fields (linkedTo). Lists only checklists the key may read.',
-    input: { checklistKey: guid('a checklist key (GUID)').describe('Checklist key') },
+    input: () => ({ checklistKey: guid('a checklist key (GUID)').describe('Checklist key') }),
     output: checklistLinksShape,
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
     budget: 'standard',
@@ -104,11 +104,11 @@ export const upgradeOperations = [
     fidelity: designed('docs/upgrades.md', 'what each rebuild kept and lost, as a checklist activity route (no route in the spec)'),
     description:
       "Who did what and when on the checklist and its tasks, newest first: upgrades, answers an upgrade could not keep, failed rebuilds, linked checklists started, and every task write. Entries about a task carry taskKey.",
-    input: {
+    input: () => ({
       checklistKey: guid('a checklist key (GUID)').describe('Checklist key'),
       after: cursor().describe('The previous nextCursor'),
       pageSize: pageSizeStrict().describe('1 to 100, default 50'),
-    },
+    }),
     query: ['after', 'pageSize'],
     output: checklistActivityPage,
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],

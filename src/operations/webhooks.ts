@@ -43,13 +43,13 @@ export const webhookOperations = [
     summary: 'List webhook subscriptions',
     fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response bodies (4.7: not shown)'),
     description: 'Every subscription of the workspace, made through v3 or the legacy API, oldest first. Administrator or workspace key only.',
-    input: {
+    input: () => ({
       eventType: eventType().optional().describe(`only subscriptions to this event: one of ${EVENT_TYPES.join(', ')}`),
       after: cursor(),
       pageSize: pageSizeStrict(),
-    },
+    }),
     query: ['eventType', 'after', 'pageSize'],
-    output: page(webhook, 'Page of webhook subscriptions'),
+    output: () => page(webhook(), 'Page of webhook subscriptions'),
     refusals: [],
     annotations: READ,
     actor: 'admin',
@@ -64,7 +64,7 @@ export const webhookOperations = [
     fidelity: mixed('4.7, 5.6, 6', 'docs/webhooks.md', 'the response body (4.7: not shown)'),
     description:
       'Body: eventType, targetUrl (http or https), scope {type: Template | Task | Workspace | Field, key} (key omitted for Workspace; Field for file_uploaded), optional secret. With a secret every delivery carries SVC-Signature: sha256=<hex HMAC-SHA256 of the body>.',
-    input: {
+    input: () => ({
       eventType: eventType().describe(`the event to deliver: one of ${EVENT_TYPES.join(', ')}`),
       targetUrl: httpUrl().describe('absolute http or https URL deliveries are POSTed to, at most 2,000 characters'),
       scope: z
@@ -80,7 +80,7 @@ export const webhookOperations = [
         .optional()
         .describe('what to listen to; default Workspace where the event allows it'),
       secret: nonEmptyText(256).optional().describe('signs every delivery: SVC-Signature: sha256=<hex HMAC-SHA256 of the body>; never returned'),
-    },
+    }),
     output: webhook,
     refusals: [],
     annotations: CREATE,
@@ -96,7 +96,7 @@ export const webhookOperations = [
     summary: 'Delete a webhook subscription',
     fidelity: mixed('4.7, 5.6', 'docs/webhooks.md', 'the response (4.7: not shown)'),
     description: 'Pending deliveries of the subscription are cancelled.',
-    input: { id: guid().describe('subscription id (GUID)') },
+    input: () => ({ id: guid().describe('subscription id (GUID)') }),
     refusals: ['404 WEBHOOK_NOT_FOUND'],
     annotations: REMOVE,
     actor: 'admin',

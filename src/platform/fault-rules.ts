@@ -3,10 +3,11 @@
 // connection). Off unless a rule is added; kept in memory; cleared by reset.
 import { z } from 'zod';
 import { validationError } from '../errors';
+import { lazy } from '../lazy';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', '*'] as const;
 
-export const faultRuleInput = z
+export const faultRuleInput = lazy(() => z
   .strictObject({
     method: z
       .string({ error: 'must be a string' })
@@ -32,10 +33,10 @@ export const faultRuleInput = z
     probability: z.number({ error: 'must be a number' }).min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').optional().describe('Chance that a matching call is faulted.'),
     seed: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must not be negative').max(2 ** 32 - 1, 'must be below 2^32').optional().describe('Seed of the probability draws (same seed, same sequence).'),
   })
-  .describe('A fault rule.');
+  .describe('A fault rule.'));
 
-export type FaultRuleInput = z.input<typeof faultRuleInput>;
-type Parsed = z.output<typeof faultRuleInput>;
+export type FaultRuleInput = z.input<ReturnType<typeof faultRuleInput>>;
+type Parsed = z.output<ReturnType<typeof faultRuleInput>>;
 
 export interface FaultRule extends Parsed {
   id: string;

@@ -41,7 +41,7 @@ export class FaultList {
   /** Adds a rule; a bad one is refused (400 VALIDATION_ERROR with `field`) and nothing changes. */
   add(input: FaultRuleInput | unknown): FaultRule {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw validationError('A fault rule is a JSON object.');
-    const parsed = faultRuleInput.safeParse(input);
+    const parsed = faultRuleInput().safeParse(input);
     if (!parsed.success) throw ruleError(parsed.error);
     const r = parsed.data;
     checkRule(r);

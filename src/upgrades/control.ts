@@ -12,13 +12,14 @@ import { isGuid } from '../ids';
 import { defineControlRoute, type ControlRoute } from '../control/define';
 import { recentUpgradeJobs } from '../rows/upgrade-queue';
 import type { UpgradeWorker } from './worker';
+import { lazy } from '../lazy';
 
-const failureBody = z
+const failureBody = lazy(() => z
   .object({
     checklistKey: z.string({ error: 'must be a checklist key (GUID)' }).refine(isGuid, { error: 'must be a checklist key (GUID)' }),
     message: z.string({ error: 'must be a string' }).min(1).max(1000).optional(),
   })
-  .strict();
+  .strict());
 
 function state(emu: Emulator, worker: UpgradeWorker) {
   const rows = recentUpgradeJobs(emu.db, 500);
@@ -42,12 +43,12 @@ function state(emu: Emulator, worker: UpgradeWorker) {
   };
 }
 
-const failure = z.object({ checklistKey: z.string(), message: z.string() });
-const queue = z.object({
+const failure = lazy(() => z.object({ checklistKey: z.string(), message: z.string() }));
+const queue = lazy(() => z.object({
   paused: z.boolean(),
   delayMs: z.number(),
   queued: z.number().int(),
-  injectedFailures: z.array(failure),
+  injectedFailures: z.array(failure()),
   jobs: z.array(
     z.object({
       id: z.number().int(),
@@ -62,7 +63,7 @@ const queue = z.object({
       finishedDateTime: z.string().optional(),
     }),
   ),
-});
+}));
 
 const ROOT = '/_emulator/upgrades';
 
@@ -70,7 +71,7 @@ const ROOT = '/_emulator/upgrades';
 export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
   const route = <B>(r: ControlRoute<B>) => defineControlRoute<B>({ ...r, wrongMethod: 'not-found' });
   const queueRoute = (method: 'GET' | 'POST', path: string, summary: string, act: () => void) =>
-    route({ method, path, summary, output: queue, handler: (emu) => (act(), state(emu, worker)) });
+    route({ method, path, summary, output: () => queue(), handler: (emu) => (act(), state(emu, worker)) });
   return [
     queueRoute('GET', ROOT, 'The upgrade queue: paused or not, the last 500 jobs', () => {}),
     queueRoute('POST', `${ROOT}/pause`, 'Pause the upgrade worker', () => worker.pause()),
@@ -79,7 +80,7 @@ export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
       method: 'POST',
       path: `${ROOT}/run`,
       summary: 'Run the upgrades due on the emulator clock now, even while paused; answers when done',
-      output: queue.extend({ ran: z.number().int() }),
+      output: () => queue().extend({ ran: z.number().int() }),
       handler: async (emu) => {
         const ran = await worker.runDue();
         return { ran, ...state(emu, worker) };
@@ -98,14 +99,14 @@ export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
       handler: async (emu, { req, requestId }) => {
         const raw = await readJson(req, emu.maxBodyBytes);
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');
-        const parsed = failureBody.safeParse(raw);
+        const parsed = failureBody().safeParse(raw);
         if (!parsed.success) throw zodToApiError(parsed.error, raw);
         const message = parsed.data.message ?? 'injected failure (POST /_emulator/upgrades/failures)';
         worker.injectFailure(parsed.data.checklistKey, message);
         return json(201, { checklistKey: parsed.data.checklistKey, message }, { 'X-Request-Id': requestId });
       },
     }),
-    route({ method: 'GET', path: `${ROOT}/failures`, summary: 'The injected failures not yet used', output: z.object({ items: z.array(failure) }), handler: () => ({ items: worker.injectedFailures }) }),
+    route({ method: 'GET', path: `${ROOT}/failures`, summary: 'The injected failures not yet used', output: () => z.object({ items: z.array(failure()) }), handler: () => ({ items: worker.injectedFailures }) }),
     route({
       method: 'DELETE',
       path: `${ROOT}/failures`,

@@ -15,6 +15,7 @@ import { deleteForward, deleteForwards, forwardByKey, forwards, insertForward, w
 import { pendingDeliveryCount } from '../rows/webhook-deliveries';
 import { getDelivery, listDeliveries, listEvents, replayDelivery } from './log';
 import type { WebhookSender } from './sender';
+import { lazy } from '../lazy';
 
 export type { ForwardRow };
 
@@ -67,8 +68,8 @@ const filter = (description: string) => ({ description, schema: { type: 'string'
 const some = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
 const deliveryNotFound = (id: string) => new ApiError(404, 'DELIVERY_NOT_FOUND', `No delivery ${id}.`);
 
-const senderOutput = z.object({ paused: z.boolean(), inFlight: z.number().int(), pendingDeliveries: z.number().int() });
-const delivery = z.object({
+const senderOutput = lazy(() => z.object({ paused: z.boolean(), inFlight: z.number().int(), pendingDeliveries: z.number().int() }));
+const delivery = lazy(() => z.object({
   id: z.string(),
   status: z.string(),
   workspace: z.string(),
@@ -85,8 +86,8 @@ const delivery = z.object({
   replayOf: z.string().optional(),
   createdDateTime: z.string().optional(),
   deliveredDateTime: z.string().optional(),
-});
-const event = z.object({
+}));
+const event = lazy(() => z.object({
   id: z.string(),
   type: z.string(),
   workspace: z.string(),
@@ -97,14 +98,14 @@ const event = z.object({
   deliveries: z.number().int(),
   createdDateTime: z.string().optional(),
   processedDateTime: z.string().optional(),
-});
-const forward = z.object({ id: z.string(), workspace: z.string().optional(), targetUrl: z.string(), source: z.string().optional(), createdDateTime: z.string().optional() });
+}));
+const forward = lazy(() => z.object({ id: z.string(), workspace: z.string().optional(), targetUrl: z.string(), source: z.string().optional(), createdDateTime: z.string().optional() }));
 
 /** The webhook control routes of one emulator's sender. */
 export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
   const route = <B>(r: ControlRoute<B>) => defineControlRoute<B>({ ...r, wrongMethod: 'not-found' });
   const senderRoute = (path: string, summary: string, act: () => void) =>
-    route({ method: 'POST', path, summary, output: senderOutput, handler: (emu) => (act(), senderState(emu, sender)) });
+    route({ method: 'POST', path, summary, output: () => senderOutput(), handler: (emu) => (act(), senderState(emu, sender)) });
   return [
     route({
       method: 'GET',
@@ -118,7 +119,7 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
         event: filter('Only deliveries of this event (its id).'),
         limit: { description: 'How many, 1 to 1000 (default 100).', schema: { type: 'integer', minimum: 1 } },
       },
-      output: some(delivery),
+      output: () => some(delivery()),
       refusals: { 400: ['VALIDATION_ERROR'] },
       handler: (emu, { url }) => {
         const q = url.searchParams;
@@ -162,7 +163,7 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
         return json(202, getDelivery(emu.db, fresh), { 'X-Request-Id': requestId });
       },
     }),
-    route({ method: 'GET', path: `${ROOT}/sender`, summary: "The sender's state", output: senderOutput, handler: (emu) => senderState(emu, sender) }),
+    route({ method: 'GET', path: `${ROOT}/sender`, summary: "The sender's state", output: () => senderOutput(), handler: (emu) => senderState(emu, sender) }),
     senderRoute(`${ROOT}/pause`, 'Pause the sender (deliveries wait)', () => sender.pause()),
     senderRoute(`${ROOT}/resume`, 'Resume the sender', () => sender.resume()),
     route({
@@ -170,18 +171,18 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
       path: `${ROOT}/events`,
       summary: 'The events recorded, newest first',
       query: { workspace: filter('Only events of this workspace (its key).'), eventType: filter('Only events of this type.') },
-      output: some(event),
+      output: () => some(event()),
       handler: (emu, { url }) => ({ items: listEvents(emu.db, { workspace: url.searchParams.get('workspace') ?? undefined, eventType: url.searchParams.get('eventType') ?? undefined }) }),
     }),
-    route({ method: 'GET', path: `${ROOT}/forward`, summary: 'The event forwards', output: some(forward), handler: (emu) => ({ items: forwards(emu.db).map((r) => forwardView(emu.db, r)) }) }),
+    route({ method: 'GET', path: `${ROOT}/forward`, summary: 'The event forwards', output: () => some(forward()), handler: (emu) => ({ items: forwards(emu.db).map((r) => forwardView(emu.db, r)) }) }),
     route({
       method: 'POST',
       path: `${ROOT}/forward`,
       summary: 'Forward every event of a workspace (all when none named) to a URL',
-      body: z.object({ targetUrl: z.string().describe('An absolute http or https URL.'), workspace: z.string().optional().describe('A workspace key (teamId); all when absent.') }),
+      body: () => z.object({ targetUrl: z.string().describe('An absolute http or https URL.'), workspace: z.string().optional().describe('A workspace key (teamId); all when absent.') }),
       ownBody: true,
       status: 201,
-      output: some(forward),
+      output: () => some(forward()),
       refusals: { 400: ['VALIDATION_ERROR'], 404: ['WORKSPACE_NOT_FOUND'], 413: ['PAYLOAD_TOO_LARGE'] },
       handler: async (emu, { req, requestId }) => {
         const body = await readObject(req, emu.maxBodyBytes);

@@ -4,7 +4,6 @@
 // with /_emulator makes due retries go out). Deliveries stay in SQLite until
 // delivered, failed or cancelled, so a restart resumes them.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { createHmac } from 'node:crypto';
 import { ClockWorker } from '../platform/clock-worker';
 import type { Emulator } from '../emulator';
@@ -45,7 +44,8 @@ export function post(url: string, headers: Record<string, string>, body: string,
       return;
     }
     const bytes = Buffer.from(body, 'utf8');
-    const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
+    // node:https (and tls under it) is loaded by the first https delivery, not by every start.
+    const send = u.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
     const req = send(u, { method: 'POST', headers: { ...headers, 'Content-Length': String(bytes.length) }, agent: false, signal });
     const timer = setTimeout(() => {
       finish({ error: `timed out after ${timeoutMs} ms` });

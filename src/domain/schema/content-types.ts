@@ -105,7 +105,7 @@ export function describeContentType(name: string) {
   }
   let schema = schemas.get(type);
   if (!schema) {
-    schema = z.toJSONSchema(fieldSchemas[type], { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+    schema = z.toJSONSchema(fieldSchemas()[type], { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
     delete schema.$schema;
     schemas.set(type, schema);
   }

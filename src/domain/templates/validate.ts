@@ -45,7 +45,7 @@ export function validateDocument(raw: unknown, opts: ValidateOptions): Validated
       return { result: list.result(raw) };
     }
     if (!boundedWalk(raw, list)) return { result: list.result(raw) };
-    const parsed = templateDocumentSchema.safeParse(raw);
+    const parsed = templateDocumentSchema().safeParse(raw);
     if (!parsed.success) for (const issue of parsed.error.issues) shapeViolation(raw, issue, list);
     meaning(raw, opts, list);
     const result = list.result(raw, TOP_ORDER);

@@ -33,9 +33,9 @@ export const csvOperations = [
     summary: 'Export a Data Set as CSV',
     description:
       "Answers text/csv (UTF-8 with byte-order mark; Content-Disposition names <data-set>-<view>-<date>.csv): the view's visible columns (field names as the header) and the records passing its filters, in its sort order. Default view when viewKey is omitted. System Data Sets are refused (403).",
-    input: { dataSetKey: dataSetKey(), viewKey: keyOf('view').optional().describe('The view to export; the default view (All Records) when omitted.') },
+    input: () => ({ dataSetKey: dataSetKey(), viewKey: keyOf('view').optional().describe('The view to export; the default view (All Records) when omitted.') }),
     query: ['viewKey'],
-    output: z.string().describe('The CSV text (sent as text/csv, not JSON).'),
+    output: () => z.string().describe('The CSV text (sent as text/csv, not JSON).'),
     contentType: 'text/csv',
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_VIEW_NOT_FOUND'],
     annotations: READ,
@@ -51,7 +51,7 @@ export const csvOperations = [
     summary: "Replace a Data Set's records from a CSV file",
     description:
       "Replaces every record with the file's rows (header names are field names, any order; fields not named are left empty). Synchronous and all or nothing; no record events. Answers {status: complete, dataSet}.",
-    input: { dataSetKey: dataSetKey(), file: csvFile(), description: description().optional().describe('A new description, up to 1,000 characters.') },
+    input: () => ({ dataSetKey: dataSetKey(), file: csvFile(), description: description().optional().describe('A new description, up to 1,000 characters.') }),
     output: importResultShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     annotations: REPLACE,

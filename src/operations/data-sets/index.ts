@@ -3,7 +3,7 @@
 // not show are designed in docs/data-sets.md. The spec names no Data Set tools. One file
 // per sub-resource; their order is the route order (records/bulk before records/:recordKey).
 import type { Ctx } from '../../context';
-import type { Operation } from '../define';
+import { withFacts, type Operation } from '../define';
 import { refuseSystemWrite } from '../../domain/datasets/access';
 import { connectionOperations } from './connections';
 import { csvOperations } from './csv';
@@ -16,5 +16,5 @@ const operations: Operation[] = [...setOperations, ...fieldOperations, ...record
 
 /** Every write under a Data Set refuses a system set 403 before its body is checked (legacy 3, 7; docs/data-sets.md). */
 export const dataSetOperations = operations.map((op) =>
-  op.method !== 'GET' && op.path.includes(':dataSetKey') ? { ...op, refuseFirst: (ctx: Ctx, raw: Record<string, unknown>) => refuseSystemWrite(ctx.db, raw.dataSetKey) } : op,
+  op.method !== 'GET' && op.path.includes(':dataSetKey') ? withFacts(op, { refuseFirst: (ctx: Ctx, raw: Record<string, unknown>) => refuseSystemWrite(ctx.db, raw.dataSetKey) }) : op,
 );

@@ -19,7 +19,7 @@ export const setOperations = [
     description: "The workspace's organisation Data Sets by name, then the system Data Sets (read-only, e.g. countries), with field and record counts.",
     input: paging,
     query: ['pageSize', 'after'],
-    output: pageOf(dataSetSummaryShape),
+    output: () => pageOf(dataSetSummaryShape()),
     refusals: ['403 FORBIDDEN'],
     annotations: READ,
     handler: (ctx, i) => paginate(listDataSets(ctx), i.pageSize ?? 50, i.after, [cursorScope(ctx), 'data-sets', i.pageSize ?? 50], (s) => v3Summary(ctx, s)),
@@ -30,14 +30,14 @@ export const setOperations = [
     path: '/v3/data-sets',
     summary: 'Create a Data Set',
     description: 'Creates an organisation Data Set, Unfiled, with the fields given (a single text field named Name when fields is omitted) and the default All Records view. Needs Library.Creator.',
-    input: {
+    input: () => ({
       name: name('Data Set'),
       description: description().optional().describe('Up to 1,000 characters.'),
       fields: z
         .array(z.object({ name: name('field'), type: fieldType(), description: description().optional().describe('Up to 1,000 characters.') }), { error: 'must be an array of {name, type, description}' })
         .optional()
         .describe('The fields, 1 to 50, names unique within the Data Set.'),
-    },
+    }),
     output: dataSetShape,
     refusals: ['403 FORBIDDEN'],
     status: 201,
@@ -51,11 +51,11 @@ export const setOperations = [
     summary: 'Create a Data Set from a CSV file',
     description:
       'Creates a Data Set from a CSV file: the header row names the fields; each column gets the narrowest type all its cells are (number, boolean, date, email, url, else text). Synchronous: the whole file is valid or nothing is created; no record events.',
-    input: {
+    input: () => ({
       file: csvFile(),
       name: name('Data Set').optional().describe('The Data Set name; defaults to the file name without extension.'),
       description: description().optional().describe('Up to 1,000 characters.'),
-    },
+    }),
     output: importResultShape,
     refusals: ['403 FORBIDDEN'],
     status: 201,
@@ -68,7 +68,7 @@ export const setOperations = [
     path: '/v3/data-sets/:dataSetKey',
     summary: 'Get a Data Set',
     description: 'One Data Set with its fields and views; no records.',
-    input: { dataSetKey: dataSetKey() },
+    input: () => ({ dataSetKey: dataSetKey() }),
     output: dataSetShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     annotations: READ,
@@ -80,7 +80,7 @@ export const setOperations = [
     path: '/v3/data-sets/:dataSetKey',
     summary: 'Change a Data Set',
     description: 'Changes name and description (PATCH: only what is sent; description null clears). A system Data Set is read-only (403).',
-    input: { dataSetKey: dataSetKey(), name: name('Data Set').optional().describe('The new name, up to 200 characters.'), description: description().nullable().optional().describe('Up to 1,000 characters; null clears.') },
+    input: () => ({ dataSetKey: dataSetKey(), name: name('Data Set').optional().describe('The new name, up to 200 characters.'), description: description().nullable().optional().describe('Up to 1,000 characters; null clears.') }),
     output: dataSetShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
     annotations: REPLACE,
@@ -93,7 +93,7 @@ export const setOperations = [
     summary: 'Delete a Data Set',
     description:
       'Administrators only (spec v3 5.6). A Data Set linked to template fields is 409 CONFLICT with `templates` ({key, name}) unless force is true, which deletes it and leaves those fields without their records. System Data Sets cannot be deleted (403).',
-    input: { dataSetKey: dataSetKey(), force: queryBool().describe('Delete even when template fields link to it; default false.') },
+    input: () => ({ dataSetKey: dataSetKey(), force: queryBool().describe('Delete even when template fields link to it; default false.') }),
     query: ['force'],
     refusals: ['403 FORBIDDEN', NOT_FOUND, '409 CONFLICT'],
     status: 204,

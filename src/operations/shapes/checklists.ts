@@ -2,17 +2,18 @@
 import { z } from 'zod';
 import { appUrl, count, guidOut, page, timestamp, userRef } from './common';
 import { checklistTemplateRef, standaloneSummary } from './tasks';
+import { lazy } from '../../lazy';
 
 /** The checklist resource: one shape for list, search, create, get, patch, archive and unarchive. */
-export const checklist = z
+export const checklist = lazy(() => z
   .strictObject({
     key: guidOut('Checklist key'),
     name: z.string().describe('Checklist name'),
     url: appUrl('The checklist in the app'),
     status: z.enum(['Scheduled', 'InProgress', 'Complete']).describe('Scheduled, InProgress or Complete'),
-    template: checklistTemplateRef,
+    template: checklistTemplateRef(),
     version: z.number().int().describe('The template version the checklist runs'),
-    createdBy: userRef.optional().describe('Who started it; absent when unknown'),
+    createdBy: userRef().optional().describe('Who started it; absent when unknown'),
     createdDateTime: timestamp('When created'),
     scheduledDateTime: timestamp('When a schedule planned it; absent otherwise').optional(),
     startDateTime: timestamp('When it started').optional(),
@@ -32,16 +33,16 @@ export const checklist = z
       .describe("Counts over the checklist's own tasks; headings and attached standalone tasks not counted"),
     attachedTaskCount: count('Standalone tasks attached to it'),
   })
-  .describe('Checklist');
+  .describe('Checklist'));
 
-export const checklistPage = page(checklist, 'checklists');
+export const checklistPage = lazy(() => page(checklist(), 'checklists'));
 
 /** Share status (EMULATOR.md: PUT needs no body and answers it). */
-export const shareStatus = z
+export const shareStatus = lazy(() => z
   .strictObject({
     isShared: z.boolean().describe('Whether the checklist is shared by link'),
     shareUrl: appUrl('The link; anyone holding it can view the checklist; absent when not shared').optional(),
   })
-  .describe('Share status');
+  .describe('Share status'));
 
-export const attachedTaskList = z.strictObject({ tasks: z.array(standaloneSummary).describe('Attached standalone tasks, oldest first') });
+export const attachedTaskList = lazy(() => z.strictObject({ tasks: z.array(standaloneSummary()).describe('Attached standalone tasks, oldest first') }));

@@ -1,6 +1,7 @@
 // Output shapes shared by every area (spec v3 2.2, 2.4). Output schemas are strict:
 // a property the schema does not name is a contract bug (src/contract/check.ts).
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 
 /** Timestamp (spec v3 2.2): ISO 8601 UTC instant ending in Z. */
 export const timestamp = (description = 'ISO 8601 UTC instant ending in Z') => z.iso.datetime({ offset: false, local: false }).describe(description);
@@ -18,12 +19,12 @@ export const count = (description: string) => z.number().int().min(0).describe(d
 export const appUrl = (description = 'Link in the app') => z.string().describe(description);
 
 /** User reference (spec v3 2.4): an author who left keeps the name and loses the email. */
-export const userRef = z
+export const userRef = lazy(() => z
   .strictObject({
     name: z.string().describe('Full name'),
     email: z.string().optional().describe('Email; absent for a member who left'),
   })
-  .describe('User reference');
+  .describe('User reference'));
 
 /** Page envelope (spec v3 2.2, 4.1 rule 11): use hasMore, not page length. */
 export const page = <T extends z.ZodType>(item: T, description = 'Page of results') =>

@@ -1,27 +1,28 @@
 // Output shapes of the v3 Data Set routes (docs/data-sets.md), strict: a property the
 // schema does not name is a contract bug.
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 
-const cell = z.union([z.string(), z.number(), z.boolean()]);
+const cell = lazy(() => z.union([z.string(), z.number(), z.boolean()]));
 
-export const dataSetFieldShape = z.strictObject({
+export const dataSetFieldShape = lazy(() => z.strictObject({
   key: z.string(),
   name: z.string(),
   type: z.enum(['text', 'number', 'date', 'email', 'url', 'boolean']),
   description: z.string().optional(),
   position: z.number().int(),
-});
+}));
 
-export const dataSetViewShape = z.strictObject({
+export const dataSetViewShape = lazy(() => z.strictObject({
   key: z.string(),
   name: z.string(),
   isDefault: z.boolean(),
   filters: z.array(z.strictObject({ fieldKey: z.string(), operator: z.string(), value: z.string().optional() })),
   sorts: z.array(z.strictObject({ fieldKey: z.string(), direction: z.enum(['asc', 'desc']), position: z.number().int() })),
   hiddenFields: z.array(z.string()),
-});
+}));
 
-const summary = {
+const summary = lazy(() => ({
   key: z.string(),
   slug: z.string().optional(),
   name: z.string(),
@@ -32,14 +33,14 @@ const summary = {
   createdDateTime: z.string().optional(),
   updatedDateTime: z.string().optional(),
   url: z.string(),
-};
+}));
 
-export const dataSetSummaryShape = z.strictObject(summary);
-export const dataSetShape = z.strictObject({ ...summary, fields: z.array(dataSetFieldShape), views: z.array(dataSetViewShape) });
+export const dataSetSummaryShape = lazy(() => z.strictObject(summary()));
+export const dataSetShape = lazy(() => z.strictObject({ ...summary(), fields: z.array(dataSetFieldShape()), views: z.array(dataSetViewShape()) }));
 
-export const dataSetRecordShape = z.strictObject({ key: z.string(), position: z.number().int(), values: z.record(z.string(), cell) });
+export const dataSetRecordShape = lazy(() => z.strictObject({ key: z.string(), position: z.number().int(), values: z.record(z.string(), cell()) }));
 
-export const dataSetConnectionShape = z.strictObject({
+export const dataSetConnectionShape = lazy(() => z.strictObject({
   templateKey: z.string(),
   templateName: z.string(),
   taskKey: z.string(),
@@ -49,9 +50,9 @@ export const dataSetConnectionShape = z.strictObject({
   viewName: z.string().optional(),
   viewKey: z.string().optional(),
   isViewMissing: z.boolean(),
-});
+}));
 
 export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), nextCursor: z.string().optional(), hasMore: z.boolean(), total: z.number().int() });
 
-export const bulkResultShape = z.strictObject({ mode: z.enum(['append', 'replace']), created: z.number().int(), recordCount: z.number().int() });
-export const importResultShape = z.strictObject({ status: z.literal('complete'), dataSet: dataSetShape });
+export const bulkResultShape = lazy(() => z.strictObject({ mode: z.enum(['append', 'replace']), created: z.number().int(), recordCount: z.number().int() }));
+export const importResultShape = lazy(() => z.strictObject({ status: z.literal('complete'), dataSet: dataSetShape() }));

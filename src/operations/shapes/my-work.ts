@@ -1,24 +1,25 @@
 // Response shapes of the Tasks grid (spec v3 2.6 work item, snooze result, saved view; the
 // nested shapes the spec does not show are ours: docs/tasks-grid.md).
 import { z } from 'zod';
+import { lazy } from '../../lazy';
 
-const assignee = z.strictObject({ id: z.number().int(), type: z.enum(['TeamMember', 'Group']), name: z.string().optional() });
+const assignee = lazy(() => z.strictObject({ id: z.number().int(), type: z.enum(['TeamMember', 'Group']), name: z.string().optional() }));
 
-const templateRef = z.strictObject({
+const templateRef = lazy(() => z.strictObject({
   key: z.string(),
   name: z.string(),
   url: z.string(),
   version: z.number().int(),
   description: z.string().optional(),
   createdDateTime: z.string().optional(),
-});
+}));
 
-export const workItem = z.strictObject({
+export const workItem = lazy(() => z.strictObject({
   key: z.string(),
   name: z.string(),
   status: z.enum(['Incomplete', 'Complete', 'NotApplicable', 'DueToday', 'Overdue', 'Halted', 'DueInFuture', 'Snoozed']),
   isStandalone: z.boolean(),
-  assignees: z.array(assignee),
+  assignees: z.array(assignee()),
   isAssignedExclusively: z.boolean(),
   isAssignedToActor: z.boolean(),
   canActorAccess: z.boolean(),
@@ -29,28 +30,28 @@ export const workItem = z.strictObject({
   completedDateTime: z.string().optional(),
   notApplicableDateTime: z.string().optional(),
   snoozedUntilDateTime: z.string().optional(),
-  checklist: z.strictObject({ key: z.string(), name: z.string(), url: z.string(), template: templateRef }).optional(),
-});
+  checklist: z.strictObject({ key: z.string(), name: z.string(), url: z.string(), template: templateRef() }).optional(),
+}));
 
-export const workPage = z.strictObject({
-  items: z.array(workItem),
+export const workPage = lazy(() => z.strictObject({
+  items: z.array(workItem()),
   nextCursor: z.string().optional(),
   hasMore: z.boolean(),
   total: z.number().int(),
-});
+}));
 
-const snoozeEntry = z.strictObject({
+const snoozeEntry = lazy(() => z.strictObject({
   key: z.string(),
   checklistKey: z.string().optional(),
   name: z.string(),
   isStandalone: z.boolean(),
   isSnoozed: z.boolean(),
-});
+}));
 
-export const snoozeResult = z.strictObject({ snoozedUntil: z.string(), tasks: z.array(snoozeEntry) });
-export const endSnoozeResult = z.strictObject({ tasks: z.array(snoozeEntry) });
+export const snoozeResult = lazy(() => z.strictObject({ snoozedUntil: z.string(), tasks: z.array(snoozeEntry()) }));
+export const endSnoozeResult = lazy(() => z.strictObject({ tasks: z.array(snoozeEntry()) }));
 
-export const savedView = z.strictObject({
+export const savedView = lazy(() => z.strictObject({
   key: z.string(),
   name: z.string(),
   type: z.enum(['Core', 'Private', 'UsersGroups', 'Team']),
@@ -65,7 +66,7 @@ export const savedView = z.strictObject({
   includeStandalone: z.boolean(),
   allAssignees: z.boolean(),
   includeUnassigned: z.boolean(),
-  assignees: z.array(assignee),
+  assignees: z.array(assignee()),
   sort: z.string(),
-  visibleTo: z.array(assignee),
-});
+  visibleTo: z.array(assignee()),
+}));

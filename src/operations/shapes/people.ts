@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { count, guidOut, intIdOut, timestamp } from './common';
 import { templateRow } from './templates';
+import { lazy } from '../../lazy';
 
 /** Member (2.6). */
-export const member = z
+export const member = lazy(() => z
   .strictObject({
     id: intIdOut('Member id'),
     type: z.literal('TeamMember').describe('Assignee type of a member'),
@@ -15,22 +16,22 @@ export const member = z
     role: z.enum(['Administrator', 'Member', 'Guest']).describe('Role in the workspace'),
     isActive: z.boolean().describe('False for a deactivated member'),
   })
-  .describe('Member');
+  .describe('Member'));
 
 /** Group (2.6). */
-export const group = z
+export const group = lazy(() => z
   .strictObject({
     id: intIdOut('Group id (member 12 and group 12 are different assignees)'),
     type: z.literal('Group').describe('Assignee type of a group'),
     name: z.string().describe('Group name'),
   })
-  .describe('Group');
+  .describe('Group'));
 
 /** A single-group read adds its members (2.6). */
-export const groupDetail = group.extend({ members: z.array(member).describe('Members of the group, by name') }).describe('Group with its members');
+export const groupDetail = lazy(() => group().extend({ members: z.array(member()).describe('Members of the group, by name') }).describe('Group with its members'));
 
 /** Tag (2.6): total is not the sum of the three (tags also sit on articles and files the API does not reach). */
-export const tag = z
+export const tag = lazy(() => z
   .strictObject({
     name: z.string().describe('Tag name (tags are identified by name)'),
     checklists: count('Checklists carrying it'),
@@ -38,17 +39,17 @@ export const tag = z
     tasks: count('Tasks carrying it'),
     total: count('Every carrier, including articles and files the API does not reach'),
   })
-  .describe('Tag');
+  .describe('Tag'));
 
-const region = z.enum(['US', 'EU']).describe('Where the data is stored');
+const region = lazy(() => z.enum(['US', 'EU']).describe('Where the data is stored'));
 
 /** Workspace and key (2.3, with the erratum of EMULATOR.md: actsAs.id is the member id). */
-export const authTest = z
+export const authTest = lazy(() => z
   .strictObject({
     status: z.literal('ok').describe('Always ok'),
     teamId: guidOut('The workspace key'),
     teamName: z.string().describe('Workspace name'),
-    region,
+    region: region(),
     isEnterprise: z.boolean().describe('Whether the workspace is on the top plan tier'),
     apiKey: z
       .strictObject({
@@ -70,19 +71,19 @@ export const authTest = z
       })
       .describe('The key that made the request'),
   })
-  .describe('Workspace and key');
+  .describe('Workspace and key'));
 
 /** GET /v3/workspace: members, groups, tags and templates in one unpaged call (4.5; shape: docs/decisions.md). */
-export const workspace = z
+export const workspace = lazy(() => z
   .strictObject({
     key: guidOut('The workspace key'),
     name: z.string().describe('Workspace name'),
-    region,
+    region: region(),
     isEnterprise: z.boolean().describe('Whether the workspace is on the top plan tier'),
     createdDateTime: timestamp('When the workspace was created'),
-    members: z.array(member).describe('Active members, by name'),
-    groups: z.array(group).describe('Groups, by name'),
-    tags: z.array(tag).describe('Tags, by name'),
-    templates: z.array(templateRow).describe('Latest version of every template that is not archived, by name'),
+    members: z.array(member()).describe('Active members, by name'),
+    groups: z.array(group()).describe('Groups, by name'),
+    tags: z.array(tag()).describe('Tags, by name'),
+    templates: z.array(templateRow()).describe('Latest version of every template that is not archived, by name'),
   })
-  .describe('Workspace overview');
+  .describe('Workspace overview'));

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { appUrl, guidOut, intIdOut, timestamp, userRef } from './common';
 import { FREQUENCIES, WEEKDAYS } from '../../domain/schedules/recurrence';
+import { lazy } from '../../lazy';
 
 const wallClock = (description: string) =>
   z
@@ -10,7 +11,7 @@ const wallClock = (description: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/)
     .describe(`${description}: wall clock in the schedule's time zone, YYYY-MM-DDTHH:mm:ss, no offset (spec v3 4.1 rule 6)`);
 
-export const recurrence = z
+export const recurrence = lazy(() => z
   .strictObject({
     frequency: z.enum(FREQUENCIES).describe(FREQUENCIES.join(', ')),
     interval: z.number().int().min(1).describe('Every how many days, weeks, months or years'),
@@ -18,9 +19,9 @@ export const recurrence = z
     endDate: z.string().optional().describe("The last calendar date (in the schedule's zone) a run may fall on"),
     count: z.number().int().min(1).optional().describe('How many runs the series has in all'),
   })
-  .describe('How the schedule repeats; absent for a single run');
+  .describe('How the schedule repeats; absent for a single run'));
 
-export const schedule = z
+export const schedule = lazy(() => z
   .strictObject({
     id: intIdOut('Schedule id (spec v3 2.1)'),
     name: z.string().describe('The name; each checklist the schedule starts is given it'),
@@ -36,7 +37,7 @@ export const schedule = z
     timeZone: z.string().describe('IANA time zone of the schedule'),
     startDateTime: wallClock('The start'),
     startDateTimeUtc: timestamp('The start as a UTC instant'),
-    recurrence: recurrence.optional(),
+    recurrence: recurrence().optional(),
     nextRun: z
       .strictObject({
         id: intIdOut('Run id'),
@@ -45,13 +46,13 @@ export const schedule = z
       })
       .optional()
       .describe('The next run; absent when the schedule has ended'),
-    createdBy: userRef.optional(),
+    createdBy: userRef().optional(),
     createdDateTime: timestamp('When the schedule was made'),
     updatedDateTime: timestamp('When it was last changed; absent until then').optional(),
   })
-  .describe('Schedule');
+  .describe('Schedule'));
 
-export const run = z
+export const run = lazy(() => z
   .strictObject({
     id: intIdOut('Run id (spec v3 2.1)'),
     scheduleId: intIdOut('Its schedule'),
@@ -60,7 +61,7 @@ export const run = z
     scheduledDateTimeUtc: timestamp('The same moment as a UTC instant'),
     startedDateTime: timestamp('When its checklist started').optional(),
     skippedDateTime: timestamp('When it was skipped').optional(),
-    skippedBy: userRef.optional(),
+    skippedBy: userRef().optional(),
     reason: z.string().optional().describe('Why it failed'),
     checklist: z
       .strictObject({
@@ -72,4 +73,4 @@ export const run = z
       .optional()
       .describe("The run's checklist: the next run's Scheduled one, or the one it started"),
   })
-  .describe('Run of a schedule');
+  .describe('Run of a schedule'));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CONDITION_OPERATORS, CONTENT_TYPES, DUE_DATE_SCENARIOS, templateDocumentSchema } from '../../domain/schema/template-format';
 import { VIOLATION_CODES } from './templates';
 import { listUnder } from './common';
+import { lazy } from '../../lazy';
 
 /** A JSON Schema document: the properties we always give are named, the rest is JSON Schema. */
 export const jsonSchemaDoc = (description: string) =>
@@ -13,7 +14,7 @@ export const jsonSchemaDoc = (description: string) =>
     })
     .describe(description);
 
-export const templateSchema = z
+export const templateSchema = lazy(() => z
   .looseObject({
     $schema: z.string().describe('The JSON Schema dialect (draft 2020-12)'),
     $id: z.literal('urn:wfe:template-document').describe('Identifier of this schema'),
@@ -22,39 +23,39 @@ export const templateSchema = z
     properties: z.record(z.string(), z.unknown()).describe('The properties of a template document'),
     required: z.array(z.string()).describe('Properties every document has'),
   })
-  .describe('JSON Schema (draft 2020-12) of the template document');
+  .describe('JSON Schema (draft 2020-12) of the template document'));
 
-export const authoringGuide = z
+export const authoringGuide = lazy(() => z
   .strictObject({
     title: z.string().describe('Title of the guide'),
     format: z.literal('markdown').describe('Format of `text`'),
     text: z.string().describe('The guide, in Markdown'),
-    example: templateDocumentSchema.optional().describe('The worked example of the guide, parsed'),
+    example: templateDocumentSchema().optional().describe('The worked example of the guide, parsed'),
   })
-  .describe('Guide to writing template documents');
+  .describe('Guide to writing template documents'));
 
-const contentTypeSummary = {
+const contentTypeSummary = lazy(() => ({
   type: z.enum(CONTENT_TYPES).describe('Content type name, as a field `type`'),
   displayName: z.string().describe('Name shown in the app'),
   description: z.string().describe('What it is and its own properties'),
   isAnswerable: z.boolean().describe('Whether it takes an answer'),
   canBeRequired: z.boolean().describe('Whether isRequired may be set'),
   canBeFilledFromParameter: z.boolean().describe('Whether a checklist parameter may fill it'),
-};
+}));
 
-export const contentTypes = listUnder('contentTypes', z.strictObject(contentTypeSummary).describe('Content type'), 'Every content type').describe('Content types of template fields');
+export const contentTypes = lazy(() => listUnder('contentTypes', z.strictObject(contentTypeSummary()).describe('Content type'), 'Every content type').describe('Content types of template fields'));
 
-export const contentType = z
+export const contentType = lazy(() => z
   .strictObject({
-    ...contentTypeSummary,
+    ...contentTypeSummary(),
     answer: z.string().describe('What an answer looks like'),
     conditionOperators: z.array(z.enum(CONDITION_OPERATORS)).describe('Operators a condition may use on it'),
     schema: jsonSchemaDoc('JSON Schema of a field of this type in a template document'),
     example: z.record(z.string(), z.unknown()).describe('An example field of this type'),
   })
-  .describe('A content type described');
+  .describe('A content type described'));
 
-export const conditionOperators = listUnder(
+export const conditionOperators = lazy(() => listUnder(
   'operators',
   z.strictObject({
     name: z.enum(CONDITION_OPERATORS).describe('Operator, as `operator` in a condition clause'),
@@ -63,9 +64,9 @@ export const conditionOperators = listUnder(
     contentTypes: z.array(z.enum(CONTENT_TYPES)).describe('Field types it applies to'),
   }),
   'Every operator',
-).describe('Condition operators');
+).describe('Condition operators'));
 
-export const dueDateScenarios = listUnder(
+export const dueDateScenarios = lazy(() => listUnder(
   'scenarios',
   z.strictObject({
     relativeTo: z.enum(DUE_DATE_SCENARIOS).describe('Value of dueDate.relativeTo'),
@@ -75,9 +76,9 @@ export const dueDateScenarios = listUnder(
     offsets: z.string().describe('How offsets are given'),
   }),
   'Every scenario',
-).describe('Due-date scenarios');
+).describe('Due-date scenarios'));
 
-export const validationCodes = listUnder(
+export const validationCodes = lazy(() => listUnder(
   'codes',
   z.strictObject({
     code: z.enum(VIOLATION_CODES).describe('Violation code'),
@@ -86,4 +87,4 @@ export const validationCodes = listUnder(
     description: z.string().describe('When it is given'),
   }),
   'Every code the validator gives',
-).describe('Violation codes of template validation');
+).describe('Violation codes of template validation'));

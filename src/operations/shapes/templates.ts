@@ -4,11 +4,12 @@ import { appUrl, count, guidOut, intIdOut, timestamp, userRef } from './common';
 import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/schema/template-format';
 import { TEMPLATE_PERMISSIONS } from '../../domain/templates/permissions';
 import { VALIDATION_CODES } from '../../domain/schema/codes';
+import { lazy } from '../../lazy';
 
 const version = (description: string) => z.number().int().min(1).describe(description);
 
 /** Template list row (2.5): one version, no tasks. */
-export const templateRow = z
+export const templateRow = lazy(() => z
   .strictObject({
     key: guidOut('Template key; the same for every version'),
     name: z.string().describe('Name, as of this version'),
@@ -17,12 +18,12 @@ export const templateRow = z
     isArchived: z.boolean().describe('False unless archived templates were requested'),
     url: appUrl(),
     createdDateTime: timestamp('When this version was published'),
-    createdBy: userRef.optional().describe('Publisher; absent if that person left'),
+    createdBy: userRef().optional().describe('Publisher; absent if that person left'),
   })
-  .describe('Template (list row)');
+  .describe('Template (list row)'));
 
 /** Data Set link of a field (2.5). */
-export const dataSetLink = z
+export const dataSetLink = lazy(() => z
   .strictObject({
     key: guidOut('Data Set key'),
     name: z.string().describe('Data Set name'),
@@ -42,9 +43,9 @@ export const dataSetLink = z
       .optional()
       .describe('Table only: the columns taken from the Data Set'),
   })
-  .describe('Data Set link');
+  .describe('Data Set link'));
 
-export const templateField = z
+export const templateField = lazy(() => z
   .strictObject({
     key: guidOut('Field key; survives a new version when the document keeps the field id'),
     name: z.string().describe('Label, or "Unlabelled <type> Content at Position <n>"'),
@@ -54,31 +55,31 @@ export const templateField = z
     regex: z.string().optional().describe('ShortText only: as the template keeps it, possibly wrapped in slashes; trim them before applying'),
     regexMessage: z.string().optional().describe('ShortText only: explains a regex mismatch'),
     selectionMode: z.enum(['single', 'multiple']).optional().describe('Members only: single refuses two people'),
-    dataSet: dataSetLink.optional().describe('DropDown, MultiChoice, SubTasks and Table fields linked to a Data Set'),
+    dataSet: dataSetLink().optional().describe('DropDown, MultiChoice, SubTasks and Table fields linked to a Data Set'),
   })
-  .describe('Template field');
+  .describe('Template field'));
 
-export const templateTask = z
+export const templateTask = lazy(() => z
   .strictObject({
     key: guidOut('Task key; the same in every checklist run from the template'),
     name: z.string().describe('Task name'),
     isHeading: z.boolean().describe('A heading is a divider'),
     order: z.number().int().min(1).describe('Position, from 1'),
-    fields: z.array(templateField).describe('Fields in order'),
+    fields: z.array(templateField()).describe('Fields in order'),
   })
-  .describe('Template task');
+  .describe('Template task'));
 
 /** Template detail (2.5): the list row plus latestVersion, isLatest and tasks. */
-export const templateDetail = templateRow
+export const templateDetail = lazy(() => templateRow()
   .extend({
     latestVersion: version('Latest version of the template'),
     isLatest: z.boolean().describe('Whether this is the latest version'),
-    tasks: z.array(templateTask).describe('Tasks in order'),
+    tasks: z.array(templateTask()).describe('Tasks in order'),
   })
-  .describe('Template detail');
+  .describe('Template detail'));
 
 /** Template version row (2.5). */
-export const templateVersionRow = z
+export const templateVersionRow = lazy(() => z
   .strictObject({
     key: guidOut('Template key'),
     version: version('Version'),
@@ -86,29 +87,29 @@ export const templateVersionRow = z
     name: z.string().describe('Name, as of this version'),
     description: z.string().optional().describe('Description, as of this version; absent when none'),
     createdDateTime: timestamp('When this version was published'),
-    createdBy: userRef.optional().describe('Publisher; absent if that person left'),
+    createdBy: userRef().optional().describe('Publisher; absent if that person left'),
     url: appUrl(),
   })
-  .describe('Template version row');
+  .describe('Template version row'));
 
 /** Template permission rule (2.5). */
-export const permissionRule = z
+export const permissionRule = lazy(() => z
   .strictObject({
     assigneeType: z.enum(['AllUsers', 'TeamMember', 'Group']).describe('Who the rule is for'),
     assigneeId: intIdOut('Member or group id; absent for AllUsers').optional(),
     name: z.string().optional().describe('Name of the assignee (ignored when sending)'),
     permission: z.enum(TEMPLATE_PERMISSIONS).describe('The two Assigned values restrict the rule to checklists where the assignee has at least one task'),
   })
-  .describe('Template permission rule');
+  .describe('Template permission rule'));
 
-export const permissionRules = z
-  .strictObject({ permissions: z.array(permissionRule).describe('AllUsers first, then groups, then members, each by name') })
-  .describe('Permission rules of a template');
+export const permissionRules = lazy(() => z
+  .strictObject({ permissions: z.array(permissionRule()).describe('AllUsers first, then groups, then members, each by name') })
+  .describe('Permission rules of a template'));
 
 export const VIOLATION_CODES = VALIDATION_CODES.map((c) => c.code) as [string, ...string[]];
 
 /** Violation (2.5); the same object appears in 422 TEMPLATE_INVALID. */
-export const violation = z
+export const violation = lazy(() => z
   .strictObject({
     path: z.string().describe('JSONPath into the sent document'),
     code: z.enum(VIOLATION_CODES).describe('Branch on this (GET /v3/schema/validation-codes lists them)'),
@@ -116,23 +117,23 @@ export const violation = z
     hint: z.string().optional().describe('How to fix it, where known'),
     severity: z.enum(['error', 'warning']).describe('error refuses the document, warning does not'),
   })
-  .describe('Violation');
+  .describe('Violation'));
 
 /** Validation result (2.5). */
-export const validationResult = z
+export const validationResult = lazy(() => z
   .strictObject({
     valid: z.boolean().describe('False when there is an error; warnings do not make it false'),
     errorCount: count('Violations of severity error'),
     warningCount: count('Violations of severity warning'),
-    violations: z.array(violation).describe('In document reading order'),
+    violations: z.array(violation()).describe('In document reading order'),
   })
-  .describe('Validation result');
+  .describe('Validation result'));
 
 /** The template document as stored, every item carrying its id (export). */
 export const templateDocument = templateDocumentSchema;
 
 /** The template a draft was started from or committed to. */
-const draftTemplate = z
+const draftTemplate = lazy(() => z
   .strictObject({
     key: guidOut('Template key'),
     name: z.string().describe('Name of its latest version'),
@@ -140,10 +141,10 @@ const draftTemplate = z
     version: version('The version the draft was started from (or last committed as)').optional(),
     latestVersion: version('Latest version of the template'),
   })
-  .describe('Template of a draft: committing publishes a new version of it');
+  .describe('Template of a draft: committing publishes a new version of it'));
 
 /** Commit status of a draft (docs/template-document.md "Drafts"). */
-export const commitStatus = z
+export const commitStatus = lazy(() => z
   .strictObject({
     draftKey: guidOut('Draft key'),
     state: z.enum(['pending', 'succeeded', 'failed']).describe('pending until the commit has run'),
@@ -155,41 +156,41 @@ export const commitStatus = z
       .strictObject({ code: z.string().describe('TEMPLATE_INVALID, or INTERNAL_ERROR'), message: z.string().describe('What went wrong') })
       .optional()
       .describe('failed: why'),
-    violations: z.array(violation).optional().describe('failed with TEMPLATE_INVALID: the errors of the document'),
+    violations: z.array(violation()).optional().describe('failed with TEMPLATE_INVALID: the errors of the document'),
   })
-  .describe('Commit status of a draft');
+  .describe('Commit status of a draft'));
 
-const draftCommon = {
+const draftCommon = lazy(() => ({
   key: guidOut('Draft key'),
-  template: draftTemplate.optional().describe('Absent for a draft of a new template'),
-  createdBy: userRef.optional().describe('Who started the draft; absent if that person left'),
+  template: draftTemplate().optional().describe('Absent for a draft of a new template'),
+  createdBy: userRef().optional().describe('Who started the draft; absent if that person left'),
   createdDateTime: timestamp('When the draft was started'),
   updatedDateTime: timestamp('When the document last changed'),
-  commit: commitStatus.optional().describe('The last commit; absent before the first'),
-};
+  commit: commitStatus().optional().describe('The last commit; absent before the first'),
+}));
 
 /** A draft with its document (any JSON: a draft may hold an invalid document until committed). */
-export const draft = z
+export const draft = lazy(() => z
   .strictObject({
-    key: draftCommon.key,
-    template: draftCommon.template,
+    key: draftCommon().key,
+    template: draftCommon().template,
     document: z.unknown().optional().describe('The draft document as it stands (any JSON; validate before committing); absent when patched to null'),
-    createdBy: draftCommon.createdBy,
-    createdDateTime: draftCommon.createdDateTime,
-    updatedDateTime: draftCommon.updatedDateTime,
-    commit: draftCommon.commit,
+    createdBy: draftCommon().createdBy,
+    createdDateTime: draftCommon().createdDateTime,
+    updatedDateTime: draftCommon().updatedDateTime,
+    commit: draftCommon().commit,
   })
-  .describe('Template draft');
+  .describe('Template draft'));
 
 /** A draft in the list: its document's name instead of the document. */
-export const draftRow = z
+export const draftRow = lazy(() => z
   .strictObject({
-    key: draftCommon.key,
+    key: draftCommon().key,
     name: z.string().optional().describe("The document's name, when it has one"),
-    template: draftCommon.template,
-    createdBy: draftCommon.createdBy,
-    createdDateTime: draftCommon.createdDateTime,
-    updatedDateTime: draftCommon.updatedDateTime,
-    commit: draftCommon.commit,
+    template: draftCommon().template,
+    createdBy: draftCommon().createdBy,
+    createdDateTime: draftCommon().createdDateTime,
+    updatedDateTime: draftCommon().updatedDateTime,
+    commit: draftCommon().commit,
   })
-  .describe('Template draft (list row)');
+  .describe('Template draft (list row)'));

@@ -2,10 +2,11 @@
 // checklist links route and the checklist activity feed (docs/upgrades.md).
 import { z } from 'zod';
 import { appUrl, count, guidOut, page, timestamp, userRef } from './common';
+import { lazy } from '../../lazy';
 
 const version = (description: string) => z.number().int().min(1).describe(description);
 
-export const upgradeCandidate = z
+export const upgradeCandidate = lazy(() => z
   .strictObject({
     key: guidOut('Checklist key'),
     name: z.string().describe('Checklist name'),
@@ -15,11 +16,11 @@ export const upgradeCandidate = z
     version: version('The version the checklist runs now'),
     targetVersion: version('The version it would be upgraded to'),
   })
-  .describe('Upgrade candidate: a running checklist not on the target version');
+  .describe('Upgrade candidate: a running checklist not on the target version'));
 
-export const upgradeCandidatePage = page(upgradeCandidate, 'Page of upgrade candidates; total counts all candidates');
+export const upgradeCandidatePage = lazy(() => page(upgradeCandidate(), 'Page of upgrade candidates; total counts all candidates'));
 
-export const upgradeResult = z
+export const upgradeResult = lazy(() => z
   .strictObject({
     templateKey: guidOut('Template key'),
     templateName: z.string().describe('Name of the target version'),
@@ -30,9 +31,9 @@ export const upgradeResult = z
       .array(z.strictObject({ checklistKey: guidOut('Checklist key'), reason: z.string().describe('Why: archived, or `already on version N`') }))
       .describe('Checklists not queued and why; always empty when `all` was true'),
   })
-  .describe('Upgrade result');
+  .describe('Upgrade result'));
 
-const checklistReference = z
+const checklistReference = lazy(() => z
   .strictObject({
     key: guidOut('Checklist key'),
     name: z.string().describe('Checklist name'),
@@ -48,23 +49,23 @@ const checklistReference = z
       })
       .describe('The template and version the checklist runs'),
   })
-  .describe('Checklist reference');
+  .describe('Checklist reference'));
 
-const link = z.strictObject({
-  checklist: checklistReference,
+const link = lazy(() => z.strictObject({
+  checklist: checklistReference(),
   taskKey: guidOut('Task holding the Linked Checklist field'),
   fieldKey: guidOut('The Linked Checklist field'),
-});
+}));
 
-export const checklistLinks = z
+export const checklistLinks = lazy(() => z
   .strictObject({
     checklistKey: guidOut('The checklist asked about'),
-    linkedFrom: z.array(link).describe('Checklists whose Linked Checklist field holds this checklist (its parent)'),
-    linkedTo: z.array(link).describe("Checklists this checklist's Linked Checklist fields hold (its children)"),
+    linkedFrom: z.array(link()).describe('Checklists whose Linked Checklist field holds this checklist (its parent)'),
+    linkedTo: z.array(link()).describe("Checklists this checklist's Linked Checklist fields hold (its children)"),
   })
-  .describe('Linked Checklist links, both sides');
+  .describe('Linked Checklist links, both sides'));
 
-export const checklistActivityPage = page(
+export const checklistActivityPage = lazy(() => page(
   z
     .strictObject({
       id: z.number().int().describe('Entry id'),
@@ -72,9 +73,9 @@ export const checklistActivityPage = page(
       text: z.string().describe('What happened, in words'),
       taskKey: guidOut('The task the entry is about; absent for the checklist itself').optional(),
       createdDateTime: timestamp('When it happened'),
-      createdBy: userRef.optional().describe('Who did it (for an upgrade: the publisher of the target version)'),
+      createdBy: userRef().optional().describe('Who did it (for an upgrade: the publisher of the target version)'),
       details: z.record(z.string(), z.unknown()).optional().describe('Details, by action'),
     })
     .describe('Activity entry'),
   'Page of activity entries, newest first',
-);
+));

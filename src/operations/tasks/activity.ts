@@ -14,10 +14,10 @@ export const activityOperations = (w: WhereKind): Operation[] => [
     suffix: '/activity',
     summary: `Activity of ${whereText(w)}`,
     description: 'Who did what and when, newest first; paged (after, pageSize). A cursor is valid only with the same pageSize.',
-    input: {
+    input: () => ({
       after: cursor().describe('The previous page\'s nextCursor'),
       pageSize: pageSizeStrict().describe('1 to 100, default 50'),
-    },
+    }),
     query: ['after', 'pageSize'],
     output: activityPage,
     refusals: ['403 FORBIDDEN'],

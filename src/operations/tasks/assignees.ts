@@ -19,7 +19,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     suffix: '/assignees',
     summary: `Read the assignees of ${whereText(w)}`,
     description: 'Returns {assignees (groups first, then by name), isAssignedExclusively}.',
-    input: {},
+    input: () => ({}),
     output: assigneesOfTask,
     refusals: ['403 FORBIDDEN'],
     annotations: READ,
@@ -34,13 +34,13 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the request and response bodies'),
     description:
       'Replaces every assignee. Each entry is {type, id} (TeamMember or Group) or {name} (full name, email or group name; ignored when id is given). Only active Administrators, Members and Guests and all groups match; a name matching more than one candidate is refused (400) listing the candidates by type and id. Returns the task.',
-    input: {
+    input: () => ({
       assignees: namingList('the assignees').describe('The new assignees, replacing all: {type, id} or {name} each'),
       isAssignedExclusively: z
         .boolean({ error: 'must be true or false' })
         .optional()
         .describe('Only assignees (and Administrators) may complete, reassign or re-date; omitted keeps the flag'),
-    },
+    }),
     output: task,
     refusals: ['403 FORBIDDEN'],
     annotations: REPLACE,
@@ -58,7 +58,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     summary: `Unassign everyone from ${whereText(w)}`,
     fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the response body'),
     description: 'Returns the task. The isAssignedExclusively flag is kept.',
-    input: {},
+    input: () => ({}),
     output: task,
     refusals: ['403 FORBIDDEN'],
     annotations: REMOVE,

@@ -18,7 +18,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     suffix: '/comments',
     summary: `List the comments of ${whereText(w)}`,
     description: 'Returns {comments}, oldest first.',
-    input: {},
+    input: () => ({}),
     output: commentList,
     refusals: ['403 FORBIDDEN'],
     annotations: READ,
@@ -33,12 +33,12 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'assignedMentioned assigns under the same rule as the assignee route (docs/decisions.md); the comment bodies'),
     description:
       'Body {html | text, assignedMentioned?, attachment?: {name, contentType, data (base64)}}. A mention in html is an element with data-mention-type and data-mention-id. People in assignedMentioned are mentioned and assigned. Not idempotent without an Idempotency-Key. Answers 201 with the comment.',
-    input: {
+    input: () => ({
       html: text(100_000, 'must be a string of HTML').optional().describe('The comment as HTML; a mention is an element with data-mention-type and data-mention-id. Send html or text, not both'),
       text: text(50_000).optional().describe('The comment as plain text (escaped into paragraphs); instead of html'),
       assignedMentioned: namingList('people to mention and assign').optional().describe('People and groups to mention and also assign to the task: {type, id} or {name} each'),
-      attachment: z.object(fileInput, { error: 'must be {name, contentType, data}' }).optional().describe('A file attached to the comment'),
-    },
+      attachment: z.object(fileInput(), { error: 'must be {name, contentType, data}' }).optional().describe('A file attached to the comment'),
+    }),
     output: comment,
     refusals: ['403 FORBIDDEN'],
     annotations: CREATE,
@@ -56,7 +56,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     suffix: '/comments/:commentId',
     summary: `Delete a comment of ${whereText(w)}`,
     description: 'Comments cannot be edited; they stay or are deleted whole, by their author or an Administrator. Answers 204.',
-    input: { commentId: intId().describe('The comment id (from the comment list)') },
+    input: () => ({ commentId: intId().describe('The comment id (from the comment list)') }),
     refusals: ['403 FORBIDDEN', '404 COMMENT_NOT_FOUND'],
     annotations: REMOVE,
     status: 204,

@@ -14,7 +14,7 @@ type FieldKeyShape = ReturnType<typeof fieldKeyInput>;
 
 type FieldOperationSpec<S extends z.ZodRawShape> = Omit<TaskOperationSpec<S & FieldKeyShape>, 'tool' | 'noTool' | 'input' | 'refusals'> & {
   /** The properties besides the path keys. */
-  input: S;
+  input: () => S;
   /** Refusals besides 403 and 404 FIELD_NOT_FOUND. */
   refusals?: Refusal[];
 };
@@ -28,7 +28,7 @@ export function fieldOperation<S extends z.ZodRawShape>(w: WhereKind, spec: Fiel
     ...spec,
     noTool: NO_FIELD_TOOL,
     suffix: `/fields/:fieldKey${spec.suffix}`,
-    input: { ...fieldKeyInput(), ...spec.input },
+    input: () => ({ ...fieldKeyInput(), ...spec.input() }),
     refusals: ['403 FORBIDDEN', '404 FIELD_NOT_FOUND', ...(spec.refusals ?? [])],
   });
 }
@@ -43,7 +43,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     suffix: '/fields',
     summary: `Read the fields of ${whereText(w)}`,
     description: 'Returns {fields}: current field values, omitting fields a condition currently hides.',
-    input: {},
+    input: () => ({}),
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
     annotations: READ,
@@ -56,7 +56,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     suffix: '/fields',
     summary: `Answer up to ${MAX_FIELDS_PER_CALL} fields of ${whereText(w)}`,
     description: 'Body {fields: [{key, value}]}; all or nothing; null clears. Returns {fields}. Refused (409) while the task is halted.',
-    input: {
+    input: () => ({
       fields: z
         .array(
           z.object(
@@ -71,7 +71,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
         .min(1, { error: 'must answer at least one field' })
         .max(MAX_FIELDS_PER_CALL, { error: `must answer at most ${MAX_FIELDS_PER_CALL} fields in one call` })
         .describe(`The answers, 1 to ${MAX_FIELDS_PER_CALL}`),
-    },
+    }),
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
     annotations: REPLACE,
@@ -83,7 +83,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     suffix: '',
     summary: `Read one field of ${whereText(w)}`,
     description: 'Returns the field object, also for a field a condition hides.',
-    input: {},
+    input: () => ({}),
     output: field,
     annotations: READ,
     handler: (ctx, input, t) => getField(ctx, t(), input.fieldKey),
@@ -94,7 +94,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     suffix: '',
     summary: `Answer one field of ${whereText(w)}`,
     description: 'Body {value}; null clears. Returns the field. Refused (409) while the task is halted.',
-    input: { value: required('is required (null clears the answer)').describe(VALUE) },
+    input: () => ({ value: required('is required (null clears the answer)').describe(VALUE) }),
     output: field,
     annotations: REPLACE,
     handler: (ctx, input, t) => answerField(ctx, t(), input.fieldKey, input.value),

@@ -18,7 +18,7 @@ export const readOperations: Operation[] = [
     tag: 'Tasks',
     summary: 'List checklist tasks',
     description: 'Returns {tasks: [task summary]} in checklist order, unpaged, all at once. Omitting status returns every task including headings; any status filter leaves headings out.',
-    input: {
+    input: () => ({
       checklistKey: checklistKeyInput(),
       status: z
         .string({ error: 'must be Incomplete, Complete or NotApplicable, comma-separated' })
@@ -26,7 +26,7 @@ export const readOperations: Operation[] = [
         .describe(
           'Comma-separated Incomplete, Complete, NotApplicable; case, spaces, hyphens and underscores ignored. Omitted = every task including headings; any status filter leaves headings out. Any other value, or an empty status=, is refused.',
         ),
-    },
+    }),
     query: ['status'],
     output: taskList,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND'],
@@ -43,7 +43,7 @@ export const readOperations: Operation[] = [
     tag: 'Tasks',
     summary: 'Get task detail',
     description: 'Returns task detail: the task with assignees, fields, comments, its checklist and its own tags.',
-    input: { checklistKey: checklistKeyInput(), taskKey: taskKeyInput() },
+    input: () => ({ checklistKey: checklistKeyInput(), taskKey: taskKeyInput() }),
     output: taskDetail,
     refusals: ['403 FORBIDDEN', '404 CHECKLIST_NOT_FOUND', '404 TASK_NOT_FOUND'],
     budget: 'standard',

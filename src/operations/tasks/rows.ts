@@ -19,13 +19,13 @@ export const rowOperations = (w: WhereKind): Operation[] => [
     suffix: '/rows',
     summary: `Add rows to a Table field of ${whereText(w)}`,
     description: 'Body {rows: [[cell, ...], ...]} (strings or null, in column order); appended. Returns the field. Refused (409) while the task is halted.',
-    input: {
+    input: () => ({
       rows: z
         .array(z.unknown(), { error: 'must be an array of rows' })
         .min(1, { error: 'must add at least one row' })
         .max(1000, { error: 'must add at most 1,000 rows' })
         .describe('Rows to append, each an array of cell strings (or null) in column order, no wider than the table'),
-    },
+    }),
     output: field,
     annotations: CREATE,
     handler: (ctx, input, t) => addRows(ctx, t(), input.fieldKey, input.rows),
@@ -36,12 +36,12 @@ export const rowOperations = (w: WhereKind): Operation[] => [
     suffix: '/rows',
     summary: `Remove rows from a Table field of ${whereText(w)}`,
     description: 'Query rowIndexes=1,3 (from 1). A row that does not exist is refused (400). Returns the field.',
-    input: {
+    input: () => ({
       rowIndexes: z
         .string({ error: ROW_INDEXES })
         .regex(/^\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,5}\s*)*$/, { error: ROW_INDEXES })
         .describe('Row numbers from 1, comma-separated, e.g. 1,3'),
-    },
+    }),
     query: ['rowIndexes'],
     output: field,
     annotations: REMOVE,
@@ -59,7 +59,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
     suffix: '/rows',
     summary: `Set cells of a Table field of ${whereText(w)}`,
     description: 'Body {cells: [{rowIndex, columnIndex | columnKey, value}]} (indexes from 1; value a string or null). Returns the field.',
-    input: {
+    input: () => ({
       cells: z
         .array(
           z.object(
@@ -76,7 +76,7 @@ export const rowOperations = (w: WhereKind): Operation[] => [
         .min(1, { error: 'must set at least one cell' })
         .max(1000, { error: 'must set at most 1,000 cells' })
         .describe('The cells to set, 1 to 1,000'),
-    },
+    }),
     output: field,
     annotations: REPLACE,
     handler: (ctx, input, t) => setCells(ctx, t(), input.fieldKey, input.cells),

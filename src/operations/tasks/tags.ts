@@ -14,7 +14,7 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     suffix: '/tags',
     summary: `List the tags of ${whereText(w)}`,
     description: "Returns {tags}: the task's own tags by name, in name order; checklist tags excluded.",
-    input: {},
+    input: () => ({}),
     output: tagNames,
     refusals: ['403 FORBIDDEN'],
     annotations: READ,
@@ -27,9 +27,9 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     suffix: '/tags',
     summary: `Tag ${whereText(w)}`,
     description: 'Body {tags: [name, ...]}; tags are created on first application, and a name differing only in letter case uses the existing tag. Returns {tags}.',
-    input: {
+    input: () => ({
       tags: tagList().describe('Tag names to add, 1 to 50, each 1 to 100 characters'),
-    },
+    }),
     output: tagNames,
     refusals: [],
     annotations: SET,
@@ -42,9 +42,9 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     suffix: '/tags',
     summary: `Untag ${whereText(w)}`,
     description: 'Query name=<tag>. A tag is removed with its last carrier. Harmless when the task does not carry it. Returns {tags}.',
-    input: {
+    input: () => ({
       name: tagName().describe('The tag to take off (case-insensitive)'),
-    },
+    }),
     query: ['name'],
     output: tagNames,
     refusals: [],

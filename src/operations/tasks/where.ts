@@ -3,7 +3,7 @@
 // the spec names none). Every suffix operation is declared once and built for both.
 import { z } from 'zod';
 import type { Ctx } from '../../context';
-import { defineOperation, mixed, type Budget, type Fidelity, type Operation, type Refusal } from '../define';
+import { defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
 import { guid } from '../schemas';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
@@ -34,7 +34,7 @@ function finder(w: WhereKind, ctx: Ctx, input: { checklistKey?: unknown; taskKey
 const opId = (w: WhereKind, name: string) => (w === 'checklist' ? name : /Task/.test(name) ? name.replace(/Task/, 'StandaloneTask') : `${name}OfStandaloneTask`);
 export const whereText = (w: WhereKind) => (w === 'checklist' ? 'a checklist task' : 'a standalone task');
 
-type Common<S extends z.ZodRawShape> = Omit<Operation<S>, 'id' | 'tool' | 'noTool' | 'path' | 'tag' | 'handler' | 'input' | 'refusals' | 'fidelity' | 'budget'>;
+type Common<S extends z.ZodRawShape> = Omit<Declared<S>, 'id' | 'tool' | 'noTool' | 'path' | 'tag' | 'handler' | 'input' | 'refusals' | 'fidelity' | 'budget'>;
 
 /** Where most task routes' behaviour comes from: 4.3 names them, docs/tasks.md shows their bodies. */
 const BODIES_NOT_SHOWN = mixed('4.3', 'docs/tasks.md', 'request and response bodies beyond the names the spec gives (4.3: not shown)');
@@ -47,8 +47,8 @@ export interface TaskOperationSpec<S extends z.ZodRawShape> extends Common<S> {
   noTool?: string;
   /** Path after the task, e.g. `/complete`. */
   suffix: string;
-  /** The properties besides the path keys, each described. */
-  input: S;
+  /** The properties besides the path keys, each described (built on first use, like every operation's). */
+  input: () => S;
   /** Refusals besides the lookup (404) ones. */
   refusals: Refusal[];
   /** Default: 4.3 names the route, docs/tasks.md shows the bodies. */
@@ -77,7 +77,7 @@ export function taskOperation<S extends z.ZodRawShape>(w: WhereKind, spec: TaskO
     tag: TAG[w],
     path: `${BASE[w]}${suffix}`,
     ...(w === 'checklist' ? (tool ? { tool } : { noTool }) : { noTool: NO_TOOL_STANDALONE }),
-    input: { ...keyShape(w), ...input },
+    input: () => ({ ...keyShape(w), ...input() }),
     refusals: [...LOOKUP[w], ...refusals],
     handler: (ctx, raw) => handler(ctx, raw as z.infer<z.ZodObject<S>>, finder(w, ctx, raw)),
   });

@@ -50,8 +50,9 @@ export function restAnswer(answer: Answer, requestId: string, log: (l: string) =
  * native.ts); `rules` other than v3's serve the console's own family (src/console/api.ts).
  */
 export function restHandler(op: Operation, rules: Rules = V3_RULES): RouteHandler {
-  const wantsBody = partitionOf(op).hasBody;
+  // The partition is read per call, not here: it builds the input shape, and a start makes every route's handler.
   return async (req, { emu, info, params }) => {
+    const wantsBody = partitionOf(op).hasBody;
     const answer = await runCall(emu, {
       op,
       info,

@@ -1,7 +1,6 @@
 // Reads a JSON request body with a size limit, answering over-limit bodies with
 // the envelope rather than a dropped connection.
 import type { IncomingMessage } from 'node:http';
-import { open } from 'node:fs/promises';
 import { ApiError, validationError } from '../../errors';
 
 /** The body's bytes, refused with 413 in the envelope past `limit` (declared or streamed). */
@@ -34,7 +33,8 @@ export async function readBodyBytes(req: Request, limit: number, what = 'The req
 export async function streamBodyToFile(req: Request, file: string, limit: number, what: string, headBytes: number, checkHead: (head: Buffer) => void): Promise<number> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit, what);
-  const out = await open(file, 'w');
+  // node:fs/promises is loaded by the first body spilled to a file, not by every start.
+  const out = await process.getBuiltinModule('node:fs/promises').open(file, 'w');
   const reader = req.body?.getReader();
   let size = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
