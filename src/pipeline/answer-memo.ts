@@ -32,8 +32,14 @@ const memoOf = (db: Db) => {
   return m;
 };
 
-/** Who asks and how, as far as a read's answer can tell (the raw input is the rest of the key). */
-const askerOf = (op: Operation, ctx: Ctx) => `${op.id}\n${ctx.actor.key?.id ?? ''}\n${ctx.actor.kind}\n${ctx.timeZone}\n${ctx.transport}\n${ctx.baseUrl}\n`;
+/**
+ * Who asks and how, as far as a read's answer can tell (the raw input is the rest of the key).
+ * The time zone by what it is made of, the X-SVC-Timezone header as sent and the key's member's
+ * profile zone (the key names the member; its row is the database's): reading ctx.timeZone would
+ * resolve it, which loads ICU's zone data on a first request that needs none.
+ */
+const askerOf = (op: Operation, ctx: Ctx, zoneHeader: string) =>
+  `${op.id}\n${ctx.actor.key?.id ?? ''}\n${ctx.actor.kind}\n${zoneHeader}\n${ctx.transport}\n${ctx.baseUrl}\n`;
 
 /** Whether a remembered answer is still the one the handler would give at the clock's instant `now`. */
 const holdsAt = (r: Remembered, now: number, frozen: boolean) => r.at === undefined || (frozen && now === r.at) || (r.at <= now && now < r.until);
@@ -43,10 +49,10 @@ const holdsAt = (r: Remembered, now: number, frozen: boolean) => r.at === undefi
  * changed, and the answer still holds at the clock's instant; otherwise runs `read` (validation
  * and handler) and keeps what it answered.
  */
-export function rememberedRead(ctx: Ctx, op: Operation, raw: Record<string, unknown>, read: (ctx: Ctx) => Outcome): Outcome {
+export function rememberedRead(ctx: Ctx, op: Operation, raw: Record<string, unknown>, zoneHeader: string, read: (ctx: Ctx) => Outcome): Outcome {
   let key: string;
   try {
-    key = askerOf(op, ctx) + JSON.stringify(raw);
+    key = askerOf(op, ctx, zoneHeader) + JSON.stringify(raw);
   } catch {
     return read(ctx); // an input JSON cannot spell (never from HTTP or MCP) is simply not kept
   }

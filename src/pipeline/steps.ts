@@ -103,7 +103,7 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   };
   // A read of the v3 operations (REST, MCP, the console's family) may be answered from memory;
   // the legacy routes keep their own handlers' ways.
-  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedRead(ctx, op, raw, (c) => toOutcome(op, op.handler(c, parse())));
+  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedRead(ctx, op, raw, info.timezoneHeader ?? '', (c) => toOutcome(op, op.handler(c, parse())));
   const input = parse();
   const execute = (): Outcome => {
     const before = totalChanges(emu.db);
