@@ -96,9 +96,10 @@ function immediateTransactions(db: Db): void {
 
 /**
  * Statements are prepared once per SQL text and reused: measured, re-preparing on
- * every request was ~19% of CPU on read routes. Safe because no code keeps a
- * statement busy (no .iterate()) or changes its mode (.pluck/.raw/.expand);
- * bounded so dynamically built SQL cannot grow it without limit.
+ * every request was ~19% of CPU on read routes. Safe because no code can keep a
+ * statement busy (.iterate()) or change its mode (.pluck/.raw/.expand): a reader
+ * refuses them (rowsAsObjects). Bounded so dynamically built SQL cannot grow it
+ * without limit.
  */
 function memoizePrepare(db: Db): void {
   const prepare = db.prepare.bind(db);
@@ -151,6 +152,16 @@ function rowsAsObjects(st: Database.Statement): void {
     for (let i = 0; i < rows.length; i++) rows[i] = m(rows[i] as unknown[]);
     return rows;
   };
+  // The statement is shared by every caller of its SQL text: a mode change or a busy iterator
+  // would change or break what the others read, so neither is offered.
+  const refuse = (what: string) => () => {
+    throw new Error(`${what} is not available on a shared statement (src/store/open.ts): read with get() or all().`);
+  };
+  const modes = st as unknown as Record<'iterate' | 'pluck' | 'raw' | 'expand', unknown>;
+  modes.iterate = refuse('iterate()');
+  modes.pluck = refuse('pluck()');
+  modes.raw = refuse('raw()');
+  modes.expand = refuse('expand()');
 }
 
 function compileMapper(names: string[]): Mapper {

@@ -22,7 +22,7 @@ const VOLATILE_COLUMNS: Record<string, Set<string>> = {
 
 interface Plan {
   table: string;
-  stmt: { iterate(): Iterable<unknown[]> };
+  stmt: { all(): Record<string, unknown>[] };
 }
 
 const plans = new WeakMap<Db, Plan[]>();
@@ -37,7 +37,8 @@ function planFor(db: Db): Plan[] {
     const cols = (db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name).filter((c) => !VOLATILE_COLUMNS[table]?.has(c));
     const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string }).sql);
     const order = withoutRowid ? '1' : 'rowid';
-    return { table, stmt: db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY ${order}`).raw(true) as unknown as Plan['stmt'] };
+    // The emulator's statements are shared (src/store/open.ts): rows are read whole, in column order.
+    return { table, stmt: db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${table}" ORDER BY ${order}`) as unknown as Plan['stmt'] };
   });
   plans.set(db, p);
   return p;
@@ -47,8 +48,8 @@ export function digest(db: Db): string {
   const h = createHash('sha256');
   for (const { table, stmt } of planFor(db)) {
     h.update(`\u0001${table}\u0001`);
-    for (const row of stmt.iterate()) {
-      for (const v of row) {
+    for (const row of stmt.all()) {
+      for (const v of Object.values(row)) {
         if (v === null) h.update('\u0002N');
         else if (Buffer.isBuffer(v)) h.update('\u0002B').update(v);
         else h.update('\u0002' + typeof v + String(v));
@@ -64,7 +65,7 @@ export function tableDigests(db: Db): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { table, stmt } of planFor(db)) {
     const h = createHash('sha256');
-    for (const row of stmt.iterate()) h.update(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+    for (const row of stmt.all()) h.update(JSON.stringify(Object.values(row), (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
     out[table] = h.digest('hex');
   }
   return out;
