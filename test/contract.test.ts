@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { operations } from '../src/operations';
+import { openApiDocument, openApiText } from '../src/openapi';
 import { TAGS } from '../src/contract/tags';
 import { compiled, partitionOf } from '../src/contract/compile';
 import { startTestServer, KEYS } from './helpers/server';
@@ -129,6 +130,17 @@ test('issue 10: OpenAPI lists each operation with its output schema, its refusal
     assert.ok(get.responses['401'].content['application/json'].schema.properties.error.properties.code.enum.includes('API_KEY_REVOKED'));
     assert.equal(get.parameters[0].example, 103);
     assert.ok(doc.tags.every((t: { description: string }) => t.description));
+  } finally {
+    await s.close();
+  }
+});
+
+test('GET /v3/openapi.json is the operation table\'s document, written a path at a time: the same text as the whole document serialised at once', async () => {
+  const s = await startTestServer();
+  try {
+    const served = await (await fetch(`${s.urls.US}/v3/openapi.json`)).text();
+    assert.equal(served, JSON.stringify(openApiDocument(s.emu.ops, s.emu.baseUrls)));
+    assert.equal(openApiText(operations, { US: 'http://us.test', EU: 'http://eu.test' }), JSON.stringify(openApiDocument(operations, { US: 'http://us.test', EU: 'http://eu.test' })));
   } finally {
     await s.close();
   }

@@ -10,7 +10,7 @@ import { errorResponse, json, JSON_TYPE } from '../web/respond';
 import { callInfoFrom, headerValue } from './call-info';
 import { RouteTable, type RouteSpec } from './route-table';
 import type { EdgeFacts, EdgePolicy } from './origin';
-import { openApiDocument } from '../../openapi';
+import { openApiText } from '../../openapi';
 import { withJournal, type JournalMark } from '../../platform/journal';
 
 /**
@@ -68,7 +68,7 @@ export function buildRouteTable(emu: Emulator, ext: AppExtensions): RouteTable {
     path: '/v3/openapi.json',
     family: 'v3',
     handler: (_req, { info }) => {
-      openapi ??= JSON.stringify(openApiDocument(emu.ops, emu.baseUrls));
+      openapi ??= openApiText(emu.ops, emu.baseUrls);
       return new Response(openapi, { status: 200, headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': info.requestId } });
     },
   });
