@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
+import { lazy } from '../lazy';
 
 export type Budget = 'standard' | 'cheap';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -111,11 +112,11 @@ export type Declared<S extends z.ZodRawShape = z.ZodRawShape> = Omit<Operation<S
 
 export function defineOperation<S extends z.ZodRawShape>(op: Declared<S>): Operation {
   const { input, output, ...facts } = op;
-  let shape: S | undefined;
-  let out: z.ZodType | undefined;
+  const shape = lazy(input);
+  const out = output && lazy(output);
   return Object.defineProperties(facts, {
-    input: { enumerable: true, get: () => (shape ??= input()) },
-    output: { enumerable: true, get: () => (output ? (out ??= output()) : undefined) },
+    input: { enumerable: true, get: shape },
+    output: { enumerable: true, get: () => out?.() },
   }) as unknown as Operation;
 }
 

@@ -5,6 +5,7 @@
 // delivered, failed or cancelled, so a restart resumes them.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createHmac } from 'node:crypto';
+import { builtin } from '../lazy';
 import { ClockWorker } from '../platform/clock-worker';
 import type { Emulator } from '../emulator';
 import type { Region } from '../context';
@@ -45,7 +46,7 @@ export function post(url: string, headers: Record<string, string>, body: string,
     }
     const bytes = Buffer.from(body, 'utf8');
     // node:https (and tls under it) is loaded by the first https delivery, not by every start.
-    const send = u.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
+    const send = u.protocol === 'https:' ? builtin<typeof import('node:https')>('node:https').request : httpRequest;
     const req = send(u, { method: 'POST', headers: { ...headers, 'Content-Length': String(bytes.length) }, agent: false, signal });
     const timer = setTimeout(() => {
       finish({ error: `timed out after ${timeoutMs} ms` });

@@ -2,6 +2,7 @@
 // the envelope rather than a dropped connection.
 import type { IncomingMessage } from 'node:http';
 import { ApiError, validationError } from '../../errors';
+import { builtin } from '../../lazy';
 
 /** The body's bytes, refused with 413 in the envelope past `limit` (declared or streamed). */
 export async function readBodyBytes(req: Request, limit: number, what = 'The request body'): Promise<Buffer> {
@@ -34,7 +35,7 @@ export async function streamBodyToFile(req: Request, file: string, limit: number
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit, what);
   // node:fs/promises is loaded by the first body spilled to a file, not by every start.
-  const out = await process.getBuiltinModule('node:fs/promises').open(file, 'w');
+  const out = await builtin<typeof import('node:fs/promises')>('node:fs/promises').open(file, 'w');
   const reader = req.body?.getReader();
   let size = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
