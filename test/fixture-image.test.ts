@@ -129,6 +129,16 @@ test('POST /_emulator/reset at one instant, then at another, has the rows and an
   const moved = await fetch(`${s.us}/_emulator/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ now: new Date(SECOND).toISOString(), frozen: true }) });
   assert.equal(moved.status, 200);
   assert.equal((await s.api(KEYS.admin, 'POST', `/v3/checklists/${DEMO.janeDoe}/tasks/${DEMO.tasks.managerApproval}/complete`)).status, 200);
+  // Rows a reset must take away in every layer of references: a new checklist with its tasks, a
+  // comment with a file on one of them, a tag and its assignment (children go before parents).
+  const made = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: DEMO.onboarding, name: 'Reset me' });
+  assert.equal(made.status, 201);
+  const { key } = made.body as { key: string };
+  const { tasks } = (await s.api(KEYS.admin, 'GET', `/v3/checklists/${key}/tasks`)).body as { tasks: { key: string; isHeading: boolean }[] };
+  const attachment = { name: 'a.txt', contentType: 'text/plain', data: Buffer.from('a').toString('base64') };
+  const comment = await s.api(KEYS.admin, 'POST', `/v3/checklists/${key}/tasks/${tasks.find((t) => !t.isHeading)!.key}/comments`, { text: 'gone after the reset', attachment });
+  assert.equal(comment.status, 201, JSON.stringify(comment.body));
+  assert.equal((await s.api(KEYS.admin, 'POST', `/v3/checklists/${key}/tags`, { tags: ['reset-me'] })).status, 200);
   await reset(); // copies them back, moved to the second instant
   await assertSameAnswers(s.urls, (await serve(SECOND, true)).urls);
 });
