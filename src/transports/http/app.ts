@@ -11,6 +11,7 @@ import { callInfoFrom, headerValue } from './call-info';
 import { RouteTable, type RouteSpec } from './route-table';
 import type { EdgeFacts, EdgePolicy } from './origin';
 import { openApiText } from '../../openapi';
+import { prebuiltOpenApiPaths } from '../../prebuilt';
 import { withJournal, type JournalMark } from '../../platform/journal';
 
 /**
@@ -68,7 +69,7 @@ export function buildRouteTable(emu: Emulator, ext: AppExtensions): RouteTable {
     path: '/v3/openapi.json',
     family: 'v3',
     handler: (_req, { info }) => {
-      openapi ??= openApiText(emu.ops, emu.baseUrls);
+      openapi ??= openApiText(emu.ops, emu.baseUrls, prebuiltOpenApiPaths(emu.ops));
       return new Response(openapi, { status: 200, headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': info.requestId } });
     },
   });
