@@ -35,14 +35,17 @@ const client = await build({
 assets['console/app.js'] = client.outputFiles[0].text;
 assets['src/console/ui/style.css'] = readFileSync('src/console/ui/style.css', 'utf8');
 
-// The built-in fixtures' prepared images (src/fixtures/image.ts): made here, by the same code
-// and schema the bundle carries, so a start opens one instead of loading the fixture.
-const imageMaker = 'dist/.fixture-images.cjs';
+// Texts made here, by the same code and schema the bundle carries, so the running emulator
+// does not make them: the built-in fixtures' prepared images (src/fixtures/image.ts: a start
+// opens one instead of loading the fixture), and the OpenAPI paths and MCP tools/list entries
+// of the built-in operation table (src/prebuilt.ts: no zod -> JSON Schema at run time).
+const maker = 'dist/.prebuilt.cjs';
 await build({
   stdin: {
     contents: `import { imageAsset } from './src/fixtures/image';
 import { fixtureNames } from './src/fixtures/source';
-const out: Record<string, string> = {};
+import { prebuiltAssets } from './src/prebuilt';
+const out: Record<string, string> = prebuiltAssets();
 for (const name of fixtureNames()) { const text = imageAsset(name); if (text) out[\`fixture-images/\${name}.json\`] = text; }
 process.stdout.write(JSON.stringify(out));`,
     resolveDir: '.',
@@ -52,14 +55,14 @@ process.stdout.write(JSON.stringify(out));`,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  outfile: imageMaker,
+  outfile: maker,
   external: ['better-sqlite3', 'esbuild'],
   define: { __WFE_ASSETS__: JSON.stringify(assets) },
   logLevel: 'warning',
 });
-const made = spawnSync(process.execPath, [imageMaker], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-if (made.status !== 0) throw new Error(`the fixture images could not be made: ${made.stderr}`);
-rmSync(imageMaker, { force: true });
+const made = spawnSync(process.execPath, [maker], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+if (made.status !== 0) throw new Error(`the prebuilt assets could not be made: ${made.stderr}`);
+rmSync(maker, { force: true });
 Object.assign(assets, JSON.parse(made.stdout));
 
 await build({

@@ -20,6 +20,9 @@ export function readAsset(rel: string): string {
   return readFileSync(join(packageRoot, rel), 'utf8');
 }
 
+/** A text only the build makes (build.mjs; src/prebuilt.ts): undefined from source. */
+export const builtAsset = (rel: string): string | undefined => embedded?.[rel];
+
 export function listAssets(dir: string): string[] {
   if (embedded) return Object.keys(embedded).filter((k) => k.startsWith(dir + '/')).sort();
   const out: string[] = [];

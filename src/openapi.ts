@@ -174,12 +174,18 @@ export function openApiDocument(ops: Operation[], baseUrls: Record<Region, strin
  * The document's JSON text, the same as JSON.stringify(openApiDocument(...)), written a path at
  * a time: measured, the whole document as objects held ~33 MB of heap at once (3.3 MB of text),
  * which took a fresh server from 72 MB to 167 MB of RSS on its first GET /v3/openapi.json.
+ * `pathsText`: the paths made beforehand (src/prebuilt.ts); only the head holds the base URLs.
  */
-export function openApiText(ops: Operation[], baseUrls: Record<Region, string>): string {
+export function openApiText(ops: Operation[], baseUrls: Record<Region, string>, pathsText = openApiPathsText(ops)): string {
   const head = JSON.stringify({ ...documentHead(ops, baseUrls), paths: {} });
+  return `${head.slice(0, -3)}${pathsText}}`;
+}
+
+/** The document's `paths` as JSON text: every schema of every operation, the same whatever the base URLs. */
+export function openApiPathsText(ops: Operation[]): string {
   const parts: string[] = [];
   for (const [p, group] of pathGroups(ops)) parts.push(`${JSON.stringify(p)}:${JSON.stringify(pathItem(group))}`);
-  return `${head.slice(0, -3)}{${parts.join(',')}}}`;
+  return `{${parts.join(',')}}`;
 }
 
 function documentHead(ops: Operation[], baseUrls: Record<Region, string>) {

@@ -1,15 +1,19 @@
 // The single executable (issue 3 item 5, README "Single executable"): `npm run build`
 // makes dist/wfe; copied alone into an empty directory (no node_modules), it serves
-// HTTP and MCP over stdio. Also: `node dist/wfe.cjs` outside a SEA finds the addon.
+// HTTP and MCP over stdio. Also: `node dist/wfe.cjs` outside a SEA finds the addon, and
+// serves the OpenAPI document and tools/list the build made (src/prebuilt.ts) as the live build.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT, KEYS, callTool } from './helpers/server';
+import { operations } from '../src/operations';
+import { openApiText } from '../src/openapi';
+import { CompiledTable } from '../src/contract/compile';
 
 const supported = process.platform === 'linux' && process.arch === 'x64';
 let dir: string;
@@ -135,4 +139,44 @@ test('issue 3 item 5: node dist/wfe.cjs (not a SEA) finds the native addon too',
   const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'seed', '--db', db], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(existsSync(db));
+});
+
+test('issue 24: node dist/wfe.cjs serves GET /v3/openapi.json and MCP tools/list from what the build made, byte for byte the live build', async (t) => {
+  const why = skipReason();
+  if (why) return t.skip(why);
+  const bundle = readFileSync(join(ROOT, 'dist', 'wfe.cjs'), 'utf8');
+  // The assets themselves (a key of the embedded object), not only the names src/prebuilt.ts asks for.
+  for (const asset of ['prebuilt/openapi-paths.json.br', 'prebuilt/mcp-tools.json.br']) assert.ok(bundle.includes(`${JSON.stringify(asset)}: "`), `the bundle carries ${asset}`);
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'serve', '--port-us', '0', '--port-eu', '0'], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    // Both regions' addresses: the document's `servers` names them.
+    const urls = await new Promise<{ US: string; EU: string }>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${out}`)), 10_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const us = /US\s+REST (http:\/\/\S+)\/v3/.exec(out);
+        const eu = /EU\s+REST (http:\/\/\S+)\/v3/.exec(out);
+        if (us && eu) {
+          clearTimeout(timer);
+          resolve({ US: us[1], EU: eu[1] });
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+    });
+    for (const region of ['US', 'EU'] as const) {
+      const served = await (await fetch(`${urls[region]}/v3/openapi.json`)).text();
+      assert.ok(served === openApiText(operations, urls), `${region}: the served document is the live build's text`);
+    }
+    const res = await fetch(`${urls.US}/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': KEYS.admin, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 200);
+    const { result } = (await res.json()) as { result: { tools: unknown[] } };
+    assert.ok(JSON.stringify(result.tools) === JSON.stringify(new CompiledTable(operations).toolDefs), 'tools/list is the live build\'s entries');
+  } finally {
+    child.kill('SIGTERM');
+  }
 });

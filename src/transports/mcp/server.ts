@@ -18,6 +18,7 @@ import { errorResult, type ToolResult } from './tools';
 import { matchTemplate } from '../../operations/mcp-catalog';
 import { ApiError, validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
+import { prebuiltToolDefs } from '../../prebuilt';
 
 interface LooseCallToolRequest {
   method: 'tools/call';
@@ -61,7 +62,7 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
       'Workflow Emulator: the Workflow Service v3 API as MCP tools. Each tool answers what its REST route answers. Start with get_authoring_guide to write templates.',
   });
   const tools = emu.table;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.toolDefs }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: prebuiltToolDefs(tools.ops) ?? tools.toolDefs }));
   // Registered on the Protocol layer with a loose schema: the Server's own tools/call
   // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
   // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
