@@ -75,24 +75,49 @@ export interface CtxFor {
 
 /** The one way a Ctx is made, for a request (src/pipeline/steps.ts) and for the background workers alike. */
 export function makeContext(host: CtxHost, c: CtxFor): Ctx {
-  const base = host.baseUrls[c.workspace.region];
-  let zone = c.timeZone;
-  return {
-    db: host.db,
-    clock: host.clock,
-    requestId: c.requestId,
-    workspace: c.workspace,
-    actor: c.actor,
-    get timeZone() {
-      return typeof zone === 'string' ? zone : (zone = zone());
-    },
-    baseUrl: base,
-    appUrl: base,
-    transport: c.transport,
-    hooks: c.hooks ?? host.hooks,
-    now: () => host.clock.now(),
-    holdsUntil: () => undefined,
-  };
+  return new Context(host, c);
+}
+
+/**
+ * A class, not an object literal: a literal with a getter defines the accessor on every call,
+ * and made one of the dearest lines of a cheap read (measured ~2% of its CPU).
+ */
+class Context implements Ctx {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly requestId: string;
+  readonly workspace: WorkspaceRow;
+  readonly actor: Actor;
+  readonly baseUrl: string;
+  readonly appUrl: string;
+  readonly transport: Via;
+  readonly hooks: DomainHooks;
+  private zone: string | (() => string);
+
+  constructor(host: CtxHost, c: CtxFor) {
+    const base = host.baseUrls[c.workspace.region];
+    this.db = host.db;
+    this.clock = host.clock;
+    this.requestId = c.requestId;
+    this.workspace = c.workspace;
+    this.actor = c.actor;
+    this.zone = c.timeZone;
+    this.baseUrl = base;
+    this.appUrl = base;
+    this.transport = c.transport;
+    this.hooks = c.hooks ?? host.hooks;
+  }
+
+  get timeZone(): string {
+    const zone = this.zone;
+    return typeof zone === 'string' ? zone : (this.zone = zone());
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  holdsUntil(_instant: number): void {}
 }
 
 /** A worker acting as a member (their rights and role as stored), with no key. */

@@ -59,12 +59,13 @@ export function rememberedRead(ctx: Ctx, op: Operation, raw: Record<string, unkn
   const memo = memoOf(ctx.db);
   const hit = memo.peek(key);
   if (hit && holdsAt(hit, hit.at === undefined ? 0 : ctx.clock.now(), ctx.clock.frozen)) return hit.outcome;
+  // The context's own methods (its class's), called on it: a read's handler sees these in their place.
   const { now, holdsUntil } = ctx;
   let at: number | undefined;
   let until = -Infinity;
   let steady = true;
   ctx.now = () => {
-    const t = now();
+    const t = now.call(ctx);
     if (at !== undefined && t !== at) steady = false;
     at = t;
     return t;
