@@ -6,7 +6,7 @@ import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
-import { rollbackCount } from '../store/change-signal';
+import { signalOf, unchangedSince } from '../store/change-signal';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -67,6 +67,7 @@ export class KeyResolver {
   private seenT = -1;
   private seenV = -1;
   private seenR = -1;
+  private seenW = -1;
 
   /** Resolves a key or throws the 401 the spec names. */
   /** `missing`: how to tell the caller where the key goes (the header; over stdio, SVC_API_KEY or --key). */
@@ -75,15 +76,7 @@ export class KeyResolver {
       throw new ApiError(401, 'MISSING_API_KEY', missing);
     }
     const digest = this.digestOf(rawKey);
-    const t = this.changes.get()!.t;
-    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    const r = rollbackCount(this.db);
-    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
-      this.resolved.clear();
-      this.seenT = t;
-      this.seenV = v;
-      this.seenR = r;
-    }
+    this.refresh();
     const known = this.resolved.get(digest);
     if (known) {
       checkExpiry(known.actor.key, now);
@@ -93,6 +86,23 @@ export class KeyResolver {
     if (this.resolved.size >= 1000) this.resolved.clear();
     this.resolved.set(digest, principal);
     return principal;
+  }
+
+  /** Forgets the resolved keys when a key, member or workspace row may have changed. */
+  private refresh(): void {
+    const s = signalOf(this.db);
+    // No statement that may write ran and nothing rolled back: no row changed (store/change-signal.ts).
+    if (!this.dataVersion && unchangedSince(s, this.seenW, this.seenR)) return;
+    this.seenW = s.writes;
+    const t = this.changes.get()!.t;
+    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
+    const r = s.rollbacks;
+    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
+      this.resolved.clear();
+      this.seenT = t;
+      this.seenV = v;
+      this.seenR = r;
+    }
   }
 
   private lookup(digest: string, now: number): Principal {
