@@ -5,7 +5,7 @@
 import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
-import { tasksOfChecklist, type TaskRow } from '../../rows/tasks';
+import { taskStatesOfChecklist, type TaskState } from '../../rows/tasks';
 import { fieldValuesOfChecklist } from '../../rows/field-values';
 import { fieldFileNamesOfChecklist } from '../../rows/files';
 
@@ -116,7 +116,7 @@ const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; s
  * handed in, which may not be the stored ones (an upgrade evaluates rows it is about to write),
  * unless `stored` says they were just read (the status refresh): then the answer is remembered.
  */
-export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[], stored = false): ChecklistState {
+export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[], stored = false): ChecklistState {
   if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
   let m = memo.get(ctx.db);
   if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
@@ -124,8 +124,8 @@ export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc
   return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
 }
 
-function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
-  const rows = tasks ?? tasksOfChecklist(ctx.db, checklistId);
+function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
+  const rows = tasks ?? taskStatesOfChecklist(ctx.db, checklistId);
   const { hiddenTasks, hiddenFields } = conditionsOf(ctx, checklistId, doc);
   const state: ChecklistState = { hiddenTasks, hiddenFields, haltedTasks: new Set() };
   // A task is halted while an earlier, visible stop task is still Incomplete (2.4).

@@ -4,7 +4,6 @@
 import type { Ctx } from '../../context';
 import { conflict } from '../../errors';
 import { actorName, recordActivity } from '../activity';
-import { checklistById } from '../checklist-lookup';
 import { checklistDocument, reload, type TaskTarget } from './target';
 import { evaluateChecklist, type ChecklistState } from './evaluate';
 import { assertTaskReadable, assertTaskRunnable, refuseHeading } from './guard';
@@ -12,9 +11,9 @@ import { isAnswered } from './field-values';
 import { stateOf, storedAnswers, taskView } from './views';
 import { onTaskCompletionChanged } from './due';
 import { syncStopVisibility } from './stop-visibility';
-import { clearTaskNotApplicable, setTaskComplete, setTaskNotApplicable, setTaskUncompleted, tasksOfChecklist } from '../../rows/tasks';
+import { clearTaskNotApplicable, setTaskComplete, setTaskNotApplicable, setTaskUncompleted, taskStatesOfChecklist } from '../../rows/tasks';
 import { countFieldFiles } from '../../rows/files';
-import { reopenChecklist, setChecklistComplete } from '../../rows/checklists';
+import { checklistRunById, reopenChecklist, setChecklistComplete } from '../../rows/checklists';
 
 const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id });
 
@@ -24,11 +23,11 @@ const where = (t: TaskTarget) => ({ checklistId: t.task.checklist_id ?? t.task.a
  * the way to Complete (6). Called after every write that can change the answer.
  */
 export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
-  const c = checklistById(ctx, checklistId);
+  const c = checklistRunById(ctx.db, checklistId);
   if (!c) return;
   const doc = checklistDocument(ctx, c);
   if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
-  const tasks = tasksOfChecklist(ctx.db, checklistId);
+  const tasks = taskStatesOfChecklist(ctx.db, checklistId);
   // Remembered (evaluate.ts): the answer's view after this refresh reuses it.
   const state = evaluateChecklist(ctx, checklistId, doc, tasks, true);
   // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).

@@ -6,7 +6,7 @@ import { compareText } from '../paging';
 import { checklistReference } from '../checklist-lookup';
 import { memberById, fullName, groupById } from '../../rows/people';
 import { fileUrl } from '../urls';
-import { userRef } from '../users';
+import { userRef, userRefOf } from '../users';
 import type { DocField } from '../../rows/template-document';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate';
 import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
@@ -28,7 +28,7 @@ export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
 function presentUser(ctx: Ctx, id: number | null) {
   if (id === null) return undefined;
   const m = memberById(ctx.db, id);
-  return m && !m.is_removed ? userRef(ctx.db, id) : undefined;
+  return m && !m.is_removed ? userRefOf(m) : undefined;
 }
 
 export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
