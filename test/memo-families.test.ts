@@ -48,11 +48,16 @@ function rolledBack(db: Db, fn: () => void): void {
 
 const columnsOf = (db: Db, table: string) => (db.prepare(`PRAGMA main.table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
 
-/** The demo fixture has no file rows: one is added (inside the rolled-back transaction) so every table has a row to write. */
+/** Rows for the tables the demo fixture leaves empty, added inside the rolled-back transaction so every table has a row to write. */
+const FIRST_ROWS: Record<string, string> = {
+  files: "INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at) SELECT workspace_id, id, 'probe', 'probe.txt', 'text/plain', x'00', 'probe-token', 0 FROM tasks LIMIT 1",
+  webhooks: "INSERT INTO webhooks (key, workspace_id, api, event_type, target_url, created_at) VALUES ('probe', 1, 'v3', 'task_completed', 'http://127.0.0.1:9/', 0)",
+};
+
 function someRow(db: Db, table: string): void {
   if (db.prepare(`SELECT 1 AS one FROM main.${table} LIMIT 1`).get()) return;
-  assert.equal(table, 'files', `the fixture has rows in ${table}`);
-  db.prepare("INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at) SELECT workspace_id, id, 'probe', 'probe.txt', 'text/plain', x'00', 'probe-token', 0 FROM tasks LIMIT 1").run();
+  assert.ok(FIRST_ROWS[table], `the fixture has rows in ${table}, or the test adds one`);
+  db.prepare(FIRST_ROWS[table]).run();
 }
 
 for (const [family, watched] of Object.entries(FAMILIES) as [Family, readonly Watched[]][]) {

@@ -6,7 +6,9 @@ import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
-import { signalOf, unchangedSince } from '../store/change-signal';
+import { rollbackCount } from '../store/change-signal';
+import { countsReader } from '../store/change-counts';
+import { watches } from '../store/watched-tables';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -31,20 +33,20 @@ export class KeyResolver {
   private workspace;
   private member;
 
-  private changes;
-  private dataVersion;
+  private readonly counts;
+  private readonly keyed: boolean;
 
   constructor(private readonly db: Db) {
-    // Key, member and workspace rows this connection wrote, its rollbacks and, for a file
-    // database, commits by other connections (`wfe mcp` sharing it): when none moved, no key,
-    // member or workspace did. An in-memory database has no other connection (measured: the
-    // data_version read tripled the cost of the check).
+    // Key, member and workspace rows this connection wrote (the `keys` family count, or every
+    // row on a connection without family counts), its rollbacks and, for a file database,
+    // commits by other connections (`wfe mcp` sharing it): when none moved, no key, member or
+    // workspace did (store/change-counts.ts reads them, once per write on an in-memory database).
     const s = keyResolutionStatements(db);
-    this.changes = s.changes;
-    this.dataVersion = s.dataVersion;
     this.byHash = s.byHash;
     this.workspace = s.workspace;
     this.member = s.member;
+    this.counts = countsReader(db);
+    this.keyed = watches(db);
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of
@@ -67,7 +69,6 @@ export class KeyResolver {
   private seenT = -1;
   private seenV = -1;
   private seenR = -1;
-  private seenW = -1;
 
   /** Resolves a key or throws the 401 the spec names. */
   /** `missing`: how to tell the caller where the key goes (the header; over stdio, SVC_API_KEY or --key). */
@@ -90,17 +91,13 @@ export class KeyResolver {
 
   /** Forgets the resolved keys when a key, member or workspace row may have changed. */
   private refresh(): void {
-    const s = signalOf(this.db);
-    // No statement that may write ran and nothing rolled back: no row changed (store/change-signal.ts).
-    if (!this.dataVersion && unchangedSince(s, this.seenW, this.seenR)) return;
-    this.seenW = s.writes;
-    const t = this.changes.get()!.t;
-    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    const r = s.rollbacks;
-    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
+    const c = this.counts();
+    const t = this.keyed ? c.keys! : c.total;
+    const r = rollbackCount(this.db);
+    if (t !== this.seenT || c.version !== this.seenV || r !== this.seenR) {
       this.resolved.clear();
       this.seenT = t;
-      this.seenV = v;
+      this.seenV = c.version;
       this.seenR = r;
     }
   }

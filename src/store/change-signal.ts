@@ -20,13 +20,16 @@ export interface Signal {
    */
   writes: number;
   counted: boolean;
+  /** total_changes() as last read, and `writes` then. */
+  total: number;
+  totalAt: number;
 }
 
 const signals = new WeakMap<Db, Signal>();
 
 export function signalOf(db: Db): Signal {
   let s = signals.get(db);
-  if (!s) signals.set(db, (s = { rollbacks: 0, quiet: 0, hooked: false, writes: 0, counted: false }));
+  if (!s) signals.set(db, (s = { rollbacks: 0, quiet: 0, hooked: false, writes: 0, counted: false, total: 0, totalAt: -1 }));
   return s;
 }
 
@@ -68,7 +71,14 @@ export function rollbackCount(db: Db): number {
   return signalOf(db).rollbacks;
 }
 
-/** Rows this connection has written since it opened (SQLite total_changes(), triggers included). */
+/**
+ * Rows this connection has written since it opened (SQLite total_changes(), triggers included).
+ * It moves only when a statement of this connection writes, whatever other connections do and
+ * whatever rolls back, so it is read again only after one that may write ran.
+ */
 export function totalChanges(db: Db): number {
-  return db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
+  const s = signalOf(db);
+  if (s.counted && s.totalAt === s.writes) return s.total;
+  s.totalAt = s.writes;
+  return (s.total = db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n);
 }

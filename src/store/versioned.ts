@@ -6,33 +6,34 @@
 // - PRAGMA data_version, for a file database: a commit by another connection (`wfe mcp` on
 //   the same file);
 // - a rollback count kept by the transaction helper (store/open.ts): a transaction or savepoint
-//   rolled back leaves total_changes() moved over rows that are as they were (and rolls a
-//   family's counter back to a value it had before), so a value computed in between must not
+//   rolled back leaves total_changes() moved over rows that are as they were (and takes a
+//   family's count back to a value it had before), so a value computed in between must not
 //   outlive it;
 // - minus the quiet changes: rows written to tables no remembered value reads (the activity
 //   feed), declared by their writer, so a write's own bookkeeping does not throw away what the
 //   same write just worked out.
-// SQLite is asked only when it must: on an in-memory connection opened by openDb, while no
-// statement that may write has run and nothing rolled back since the last look (store/open.ts
-// counts both), nothing changed (measured: ~8 reads of total_changes() per write request).
+// The counts are read once for all the connection's remembered values, and on an in-memory
+// connection only after a statement that may write ran or something rolled back
+// (store/change-counts.ts).
 // With the rollback count a value computed inside a transaction is trusted too: it holds as long
 // as nothing else is written, and is dropped the moment anything it may depend on rolls back.
 // A connection without the transaction helper (not opened by openDb) recomputes inside a
 // transaction, as it cannot see rollbacks.
 import type { Db } from './open';
-import { signalOf, unchangedSince, type Signal } from './change-signal';
-import { counterSql, type Family } from './watched-tables';
+import { signalOf, type Signal } from './change-signal';
+import { countsReader, type Counts } from './change-counts';
+import { watches, type Family } from './watched-tables';
 
 export class Versioned<K, V> {
   private readonly values = new Map<K, V>();
-  /** The change count and, for a file database, its data version, in one read. */
-  private readonly look;
+  private readonly counts: () => Counts;
   private readonly signal: Signal;
+  /** The family whose count this value follows; undefined: every row written. */
+  private readonly family: Family | undefined;
   private readonly quiet: boolean;
   private seenT = -1;
   private seenV = -1;
   private seenR = -1;
-  private seenW = -1;
 
   /**
    * `loud`: every row written counts, the quiet ones too, for a value that may read any table
@@ -46,11 +47,10 @@ export class Versioned<K, V> {
     loud = false,
     family?: Family,
   ) {
-    const counter = family ? counterSql(db, family) : undefined;
-    // A family's counter, or every row written: a connection without counters falls back to the latter.
-    const changes = counter ?? 'total_changes()';
-    this.quiet = counter === undefined && !loud;
-    this.look = db.prepare<[], { t: number; v: number }>(db.memory ? `SELECT ${changes} AS t, 0 AS v` : `SELECT ${changes} AS t, data_version AS v FROM pragma_data_version`);
+    // A connection without family counts (not opened by openDb) follows every row written.
+    this.family = family !== undefined && watches(db) ? family : undefined;
+    this.quiet = this.family === undefined && !loud;
+    this.counts = countsReader(db);
     this.signal = signalOf(db);
   }
 
@@ -91,17 +91,13 @@ export class Versioned<K, V> {
 
   /** Reads the signal; forgets everything and returns true when it moved. */
   private refresh(): boolean {
-    const s = this.signal;
-    const w = s.writes;
-    const r = s.rollbacks;
-    if (this.db.memory && unchangedSince(s, this.seenW, this.seenR) && this.seenT !== -1) return false;
-    const now = this.look.get()!;
-    const t = now.t - (this.quiet ? s.quiet : 0);
-    this.seenW = w;
-    if (t === this.seenT && now.v === this.seenV && r === this.seenR) return false;
+    const c = this.counts();
+    const t = this.family !== undefined ? c[this.family]! : c.total - (this.quiet ? this.signal.quiet : 0);
+    const r = this.signal.rollbacks;
+    if (t === this.seenT && c.version === this.seenV && r === this.seenR) return false;
     this.values.clear();
     this.seenT = t;
-    this.seenV = now.v;
+    this.seenV = c.version;
     this.seenR = r;
     return true;
   }
