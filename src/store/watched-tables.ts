@@ -38,6 +38,8 @@ export const FAMILIES = {
    * checklist's answers, and which checklist a task is on.
    */
   answers: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
+  /** rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist): a checklist's row. */
+  checklists: [{ table: 'checklists' }],
   /** rows/webhooks.ts activeWebhooksFor: a workspace's active subscriptions. */
   webhooks: [{ table: 'webhooks' }],
 } as const satisfies Record<string, readonly Watched[]>;
