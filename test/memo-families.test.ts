@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { taskPath, T } from './helpers/tasks';
 import { Versioned } from '../src/store/versioned';
-import { FAMILIES, type Family, type Watched } from '../src/store/watched-tables';
+import { FAMILIES, uncounted, type Family, type Watched } from '../src/store/watched-tables';
 import { openDb, type Db } from '../src/store/open';
 import { rollbackCount } from '../src/store/change-signal';
 
@@ -121,7 +121,7 @@ test('the answers signal and the template documents survive a status write; the 
   });
 });
 
-test('a savepoint rolled back, then the same table written again: the value computed inside the savepoint is not answered (the counter is back where it was)', () => {
+test('a savepoint rolled back, then the same table written again: the value computed inside the savepoint is not answered', () => {
   const db = s.emu.db;
   const p = probe(db, 'access');
   rolledBack(db, () => {
@@ -207,6 +207,27 @@ test('db.transaction as better-sqlite3 gives it: arguments, this and the result 
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM group_members WHERE group_id = 999999').get() as { n: number }).n, 0);
   } finally {
     db.exec('DROP TABLE temp.tx_probe');
+  }
+});
+
+test('a bulk write with the triggers set aside (the generated workspace): every family counts it once, and the triggers come back to the temp schema, never the file', () => {
+  const db = openDb();
+  try {
+    const probes = (Object.keys(FAMILIES) as Family[]).map((f) => probe(db, f));
+    for (const p of probes) p.read();
+    const temp = () => (db.prepare("SELECT COUNT(*) AS n FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'rows_written_%'").get() as { n: number }).n;
+    const before = temp();
+    assert.ok(before > 0);
+    uncounted(db, () => {
+      assert.equal(temp(), 0, 'set aside while the bulk write runs');
+    });
+    assert.equal(temp(), before);
+    assert.equal((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rows_written_%'").get() as { n: number }).n, 0, 'none in the database itself');
+    for (const p of probes) assert.equal(p.read(), 2, 'computed again after the bulk write');
+    db.exec("INSERT INTO workspaces (key, name, region, created_at) VALUES ('w', 'W', 'US', 0)");
+    assert.equal(probes[(Object.keys(FAMILIES) as Family[]).indexOf('keys')].read(), 3, 'the triggers count again');
+  } finally {
+    db.close();
   }
 });
 

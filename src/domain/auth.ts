@@ -8,7 +8,7 @@ import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
 import { rollbackCount } from '../store/change-signal';
 import { countsReader } from '../store/change-counts';
-import { watches } from '../store/watched-tables';
+import { familyCounts } from '../store/watched-tables';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -34,19 +34,21 @@ export class KeyResolver {
   private member;
 
   private readonly counts;
-  private readonly keyed: boolean;
+  private readonly families;
+  private readonly memory: boolean;
 
   constructor(private readonly db: Db) {
-    // Key, member and workspace rows this connection wrote (the `keys` family count, or every
-    // row on a connection without family counts), its rollbacks and, for a file database,
-    // commits by other connections (`wfe mcp` sharing it): when none moved, no key, member or
-    // workspace did (store/change-counts.ts reads them, once per write on an in-memory database).
+    // Key, member and workspace rows this connection wrote (the `keys` family count, kept in the
+    // process by store/watched-tables.ts; every row on a connection without family counts), its
+    // rollbacks and, for a file database, commits by other connections (`wfe mcp` sharing it):
+    // when none moved, no key, member or workspace did.
     const s = keyResolutionStatements(db);
     this.byHash = s.byHash;
     this.workspace = s.workspace;
     this.member = s.member;
     this.counts = countsReader(db);
-    this.keyed = watches(db);
+    this.families = familyCounts(db);
+    this.memory = db.memory;
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of
@@ -91,13 +93,14 @@ export class KeyResolver {
 
   /** Forgets the resolved keys when a key, member or workspace row may have changed. */
   private refresh(): void {
-    const c = this.counts();
-    const t = this.keyed ? c.keys! : c.total;
+    // The keys family's count is kept in the process; a connection without it follows every row.
+    const t = this.families ? this.families.keys : this.counts().total;
+    const v = this.memory ? 0 : this.counts().version;
     const r = rollbackCount(this.db);
-    if (t !== this.seenT || c.version !== this.seenV || r !== this.seenR) {
+    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
       this.resolved.clear();
       this.seenT = t;
-      this.seenV = c.version;
+      this.seenV = v;
       this.seenR = r;
     }
   }

@@ -1,16 +1,19 @@
-// One read of everything a remembered value compares (store/versioned.ts, the key resolver):
-// the connection's total_changes(), the family counts (store/watched-tables.ts) and, for a file
-// database, its data_version, shared by every remembered value of the connection. On an
-// in-memory connection opened by openDb the read is reused until a statement that may write
-// runs or something rolls back (store/change-signal.ts): a write request then reads them once,
-// not once per remembered value it consults (measured: 4-5 reads per status write).
+// One read of what a remembered value compares (store/versioned.ts, the key resolver) that only
+// SQLite knows: the connection's total_changes() and, for a file database, its data_version,
+// shared by every remembered value of the connection (the family counts are kept in the process:
+// store/watched-tables.ts). On an in-memory connection opened by openDb the read is reused until
+// a statement that may write runs or something rolls back (store/change-signal.ts): a write
+// request reads them once at most, not once per remembered value it consults (measured: 4-5
+// reads per status write before).
 import type Database from 'better-sqlite3';
 import { signalOf, unchangedSince } from './change-signal';
-import { watches, type Family } from './watched-tables';
 
 type Db = Database.Database;
 
-export type Counts = { total: number; version: number } & Partial<Record<Family, number>>;
+export interface Counts {
+  total: number;
+  version: number;
+}
 
 interface Look {
   read: () => Counts;
@@ -24,9 +27,7 @@ const looks = new WeakMap<Db, Look>();
 function lookOf(db: Db): Look {
   let l = looks.get(db);
   if (!l) {
-    const counts = watches(db) ? ', w.*' : '';
-    const from = [db.memory ? '' : 'pragma_data_version', watches(db) ? 'temp.rows_written w' : ''].filter(Boolean).join(', ');
-    const st = db.prepare<[], Counts>(`SELECT total_changes() AS total, ${db.memory ? '0' : 'data_version'} AS version${counts}${from ? ` FROM ${from}` : ''}`);
+    const st = db.prepare<[], Counts>(db.memory ? 'SELECT total_changes() AS total, 0 AS version' : 'SELECT total_changes() AS total, data_version AS version FROM pragma_data_version');
     l = { read: () => st.get()!, writes: -1, rollbacks: -1, last: undefined };
     looks.set(db, l);
   }

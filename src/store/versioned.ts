@@ -12,9 +12,9 @@
 // - minus the quiet changes: rows written to tables no remembered value reads (the activity
 //   feed), declared by their writer, so a write's own bookkeeping does not throw away what the
 //   same write just worked out.
-// The counts are read once for all the connection's remembered values, and on an in-memory
-// connection only after a statement that may write ran or something rolled back
-// (store/change-counts.ts).
+// A family's count is kept in the process; total_changes() and data_version are read once for
+// all the connection's remembered values, and on an in-memory connection only after a statement
+// that may write ran or something rolled back (store/change-counts.ts).
 // With the rollback count a value computed inside a transaction is trusted too: it holds as long
 // as nothing else is written, and is dropped the moment anything it may depend on rolls back.
 // A connection without the transaction helper (not opened by openDb) recomputes inside a
@@ -22,7 +22,7 @@
 import type { Db } from './open';
 import { signalOf, type Signal } from './change-signal';
 import { countsReader, type Counts } from './change-counts';
-import { watches, type Family } from './watched-tables';
+import { familyCounts, type Family } from './watched-tables';
 
 export class Versioned<K, V> {
   private readonly values = new Map<K, V>();
@@ -30,6 +30,8 @@ export class Versioned<K, V> {
   private readonly signal: Signal;
   /** The family whose count this value follows; undefined: every row written. */
   private readonly family: Family | undefined;
+  private readonly families: Readonly<Record<Family, number>> | undefined;
+  private readonly memory: boolean;
   private readonly quiet: boolean;
   private seenT = -1;
   private seenV = -1;
@@ -48,7 +50,9 @@ export class Versioned<K, V> {
     family?: Family,
   ) {
     // A connection without family counts (not opened by openDb) follows every row written.
-    this.family = family !== undefined && watches(db) ? family : undefined;
+    this.families = familyCounts(db);
+    this.family = family !== undefined && this.families ? family : undefined;
+    this.memory = db.memory;
     this.quiet = this.family === undefined && !loud;
     this.counts = countsReader(db);
     this.signal = signalOf(db);
@@ -91,13 +95,22 @@ export class Versioned<K, V> {
 
   /** Reads the signal; forgets everything and returns true when it moved. */
   private refresh(): boolean {
-    const c = this.counts();
-    const t = this.family !== undefined ? c[this.family]! : c.total - (this.quiet ? this.signal.quiet : 0);
+    let t: number;
+    let v = 0;
+    if (this.family !== undefined) {
+      t = this.families![this.family];
+      // An in-memory database has no other connection: its data version never moves.
+      if (!this.memory) v = this.counts().version;
+    } else {
+      const c = this.counts();
+      t = c.total - (this.quiet ? this.signal.quiet : 0);
+      v = c.version;
+    }
     const r = this.signal.rollbacks;
-    if (t === this.seenT && c.version === this.seenV && r === this.seenR) return false;
+    if (t === this.seenT && v === this.seenV && r === this.seenR) return false;
     this.values.clear();
     this.seenT = t;
-    this.seenV = c.version;
+    this.seenV = v;
     this.seenR = r;
     return true;
   }
