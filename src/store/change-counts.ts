@@ -43,6 +43,10 @@ export function countsReader(db: Db): () => Counts {
     if (l.last && memory && unchangedSince(s, l.writes, l.rollbacks)) return l.last;
     l.writes = s.writes;
     l.rollbacks = s.rollbacks;
-    return (l.last = l.read());
+    l.last = l.read();
+    // totalChanges() (store/change-signal.ts) may answer from this read until the next write.
+    s.total = l.last.total;
+    s.totalAt = s.writes;
+    return l.last;
   };
 }
