@@ -647,3 +647,19 @@ BEGIN
            WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000))
    WHERE checklist_id = NEW.checklist_id;
 END;
+
+-- version: 8
+-- A stop task's status write moves grid_halted only on the tasks whose halt changes: the
+-- trigger rewrote every task of the checklist (and each task's grid indexes) on every
+-- complete and uncomplete of a stop task. The flags it leaves are the same; the halting
+-- position does not depend on grid_halted, and SQLite works it out once per statement.
+DROP TRIGGER tasks_grid_halt_update;
+CREATE TRIGGER tasks_grid_halt_update AFTER UPDATE OF status, is_stop, position, is_heading, stop_hidden ON tasks
+  WHEN NEW.checklist_id IS NOT NULL AND (NEW.is_stop = 1 OR OLD.is_stop = 1 OR NEW.position != OLD.position OR NEW.is_heading != OLD.is_heading)
+BEGIN
+  UPDATE tasks SET grid_halted = (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000))
+   WHERE checklist_id = NEW.checklist_id
+     AND grid_halted IS NOT (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
+           WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000));
+END;

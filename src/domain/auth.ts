@@ -7,6 +7,8 @@ import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
 import { rollbackCount } from '../store/change-signal';
+import { countsReader } from '../store/change-counts';
+import { familyCounts } from '../store/watched-tables';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -31,20 +33,22 @@ export class KeyResolver {
   private workspace;
   private member;
 
-  private changes;
-  private dataVersion;
+  private readonly counts;
+  private readonly families;
+  private readonly memory: boolean;
 
   constructor(private readonly db: Db) {
-    // Key, member and workspace rows this connection wrote, its rollbacks and, for a file
-    // database, commits by other connections (`wfe mcp` sharing it): when none moved, no key,
-    // member or workspace did. An in-memory database has no other connection (measured: the
-    // data_version read tripled the cost of the check).
+    // Key, member and workspace rows this connection wrote (the `keys` family count, kept in the
+    // process by store/watched-tables.ts; every row on a connection without family counts), its
+    // rollbacks and, for a file database, commits by other connections (`wfe mcp` sharing it):
+    // when none moved, no key, member or workspace did.
     const s = keyResolutionStatements(db);
-    this.changes = s.changes;
-    this.dataVersion = s.dataVersion;
     this.byHash = s.byHash;
     this.workspace = s.workspace;
     this.member = s.member;
+    this.counts = countsReader(db);
+    this.families = familyCounts(db);
+    this.memory = db.memory;
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of
@@ -75,15 +79,7 @@ export class KeyResolver {
       throw new ApiError(401, 'MISSING_API_KEY', missing);
     }
     const digest = this.digestOf(rawKey);
-    const t = this.changes.get()!.t;
-    const v = this.dataVersion ? this.dataVersion.get()!.v : 0;
-    const r = rollbackCount(this.db);
-    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
-      this.resolved.clear();
-      this.seenT = t;
-      this.seenV = v;
-      this.seenR = r;
-    }
+    this.refresh();
     const known = this.resolved.get(digest);
     if (known) {
       checkExpiry(known.actor.key, now);
@@ -93,6 +89,20 @@ export class KeyResolver {
     if (this.resolved.size >= 1000) this.resolved.clear();
     this.resolved.set(digest, principal);
     return principal;
+  }
+
+  /** Forgets the resolved keys when a key, member or workspace row may have changed. */
+  private refresh(): void {
+    // The keys family's count is kept in the process; a connection without it follows every row.
+    const t = this.families ? this.families.keys : this.counts().total;
+    const v = this.memory ? 0 : this.counts().version;
+    const r = rollbackCount(this.db);
+    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
+      this.resolved.clear();
+      this.seenT = t;
+      this.seenV = v;
+      this.seenR = r;
+    }
   }
 
   private lookup(digest: string, now: number): Principal {

@@ -27,6 +27,13 @@ export function checklistById(db: Db, id: number): ChecklistRow | undefined {
   return db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
 }
 
+/** What a checklist's status refresh reads of it (tasks/status.ts). */
+export type ChecklistRunRow = Pick<ChecklistRow, 'id' | 'status' | 'template_id' | 'template_version'>;
+
+export function checklistRunById(db: Db, id: number): ChecklistRunRow | undefined {
+  return db.prepare<[number], ChecklistRunRow>('SELECT id, status, template_id, template_version FROM checklists WHERE id = ?').get(id);
+}
+
 /** A checklist of the workspace by its key (a GUID, compared without case). */
 export function checklistByKey(db: Db, workspaceId: number, key: string): ChecklistRow | undefined {
   return db.prepare<[string, number], ChecklistRow>('SELECT * FROM checklists WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);

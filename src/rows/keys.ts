@@ -37,24 +37,12 @@ export const activeAdministrators = (db: Db, workspaceId: number): MemberRow[] =
   db.prepare<[number], MemberRow>("SELECT * FROM members WHERE workspace_id = ? AND role = 'Administrator' AND is_active = 1 AND is_removed = 0 AND is_anonymous = 0 ORDER BY id").all(workspaceId);
 
 /**
- * The statements the key resolver keeps (prepared once per connection): what tells it that a
- * key, workspace or member row may have changed, the file's data version (none for an
- * in-memory database: no other connection writes it), and the key, workspace and member rows.
- * This connection's own writes to those three tables move a counter kept by temporary triggers
- * (a write to a task leaves the resolved keys standing; a rolled-back write rolls the counter
- * back with it, and the resolver also counts rollbacks).
+ * The statements the key resolver keeps (prepared once per connection): the key, workspace and
+ * member rows. What tells it that one of those rows may have changed is the `keys` family count
+ * (store/watched-tables.ts): a write to a task leaves the resolved keys standing.
  */
 export function keyResolutionStatements(db: Db) {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS key_rows_written (n INTEGER NOT NULL)');
-  db.exec('INSERT INTO temp.key_rows_written (n) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM temp.key_rows_written)');
-  for (const table of ['api_keys', 'workspaces', 'members']) {
-    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
-      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS key_rows_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN UPDATE temp.key_rows_written SET n = n + 1; END`);
-    }
-  }
   return {
-    changes: db.prepare<[], { t: number }>('SELECT n AS t FROM temp.key_rows_written'),
-    dataVersion: db.memory ? undefined : db.prepare<[], { v: number }>('SELECT data_version AS v FROM pragma_data_version'),
     byHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
     workspace: db.prepare<[number], WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?'),
     member: db.prepare<[number], MemberRow>('SELECT * FROM members WHERE id = ?'),

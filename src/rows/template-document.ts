@@ -73,10 +73,13 @@ export interface DataSetLink {
 
 const versions = new WeakMap<Db, Versioned<string, TemplateDocument | undefined>>();
 
-/** A template version's document, parsed, remembered until the database may have changed (store/versioned.ts). */
+/**
+ * A template version's document, parsed, remembered until a template version row may have
+ * changed (store/versioned.ts; the `templateVersions` family of store/watched-tables.ts).
+ */
 export function versionDocument(db: Db, templateId: number, version: number): TemplateDocument | undefined {
   let m = versions.get(db);
-  if (!m) versions.set(db, (m = new Versioned(db)));
+  if (!m) versions.set(db, (m = Versioned.watching(db, 'templateVersions')));
   return m.get(`${templateId}/${version}`, () => {
     const row = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
     return row ? parseStoredDocument(row.document) : undefined;

@@ -89,8 +89,9 @@ export function readableChecklistsSql(ctx: Ctx): { sql: string; args: number[] }
 }
 
 // What a member's access to a checklist rests on (something assigned; the template's rules
-// naming them) is read once per database state (store/versioned.ts), like the checklist's
-// evaluated state: the task detail read spent ~6% of its CPU on these two statements.
+// naming them) is read once per state of the tables it rests on (store/versioned.ts; the
+// `access` family of store/watched-tables.ts): the task detail read spent ~6% of its CPU on
+// these two statements, and a task's status write leaves them standing.
 interface AccessFacts {
   assigned: boolean;
   rules: readonly ChecklistPermission[];
@@ -99,7 +100,7 @@ const facts = new WeakMap<Ctx['db'], Versioned<string, AccessFacts>>();
 
 function accessFacts(ctx: Ctx, checklist: ChecklistLike, memberId: number): AccessFacts {
   let m = facts.get(ctx.db);
-  if (!m) facts.set(ctx.db, (m = new Versioned(ctx.db)));
+  if (!m) facts.set(ctx.db, (m = Versioned.watching(ctx.db, 'access')));
   return m.get(`${checklist.id}/${checklist.template_id}/${memberId}`, () => ({
     assigned: isAssignedOnChecklist(ctx, checklist.id, memberId),
     rules: templateRulesFor(ctx, checklist.template_id, memberId),
@@ -188,7 +189,7 @@ const assignedTo = new WeakMap<Ctx['db'], Versioned<number, ReadonlySet<number>>
 /** Members covered by the task's assignees (directly or through a group); shared, callers only read it. */
 export function assignedMemberIds(ctx: Ctx, taskId: number): ReadonlySet<number> {
   let m = assignedTo.get(ctx.db);
-  if (!m) assignedTo.set(ctx.db, (m = new Versioned(ctx.db)));
+  if (!m) assignedTo.set(ctx.db, (m = Versioned.watching(ctx.db, 'access')));
   return m.get(taskId, () => assignedMemberIdsNow(ctx, taskId));
 }
 

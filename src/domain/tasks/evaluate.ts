@@ -5,7 +5,7 @@
 import { Versioned } from '../../store/versioned';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
-import { tasksOfChecklist, type TaskRow } from '../../rows/tasks';
+import { taskStatesOfChecklist, type TaskState } from '../../rows/tasks';
 import { fieldValuesOfChecklist } from '../../rows/field-values';
 import { fieldFileNamesOfChecklist } from '../../rows/files';
 
@@ -116,7 +116,7 @@ const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; s
  * handed in, which may not be the stored ones (an upgrade evaluates rows it is about to write),
  * unless `stored` says they were just read (the status refresh): then the answer is remembered.
  */
-export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[], stored = false): ChecklistState {
+export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[], stored = false): ChecklistState {
   if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
   let m = memo.get(ctx.db);
   if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
@@ -124,8 +124,35 @@ export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc
   return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
 }
 
-function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: TaskRow[]): ChecklistState {
-  const rows = tasks ?? tasksOfChecklist(ctx.db, checklistId);
+function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
+  const rows = tasks ?? taskStatesOfChecklist(ctx.db, checklistId);
+  const { hiddenTasks, hiddenFields } = conditionsOf(ctx, checklistId, doc);
+  const state: ChecklistState = { hiddenTasks, hiddenFields, haltedTasks: new Set() };
+  // A task is halted while an earlier, visible stop task is still Incomplete (2.4).
+  let behindStop = false;
+  for (const r of rows) {
+    const k = r.key.toLowerCase();
+    if (behindStop && !r.is_heading) state.haltedTasks.add(k);
+    if (r.is_stop && !r.is_heading && r.status === 'Incomplete' && !hiddenTasks.has(k)) behindStop = true;
+  }
+  return state;
+}
+
+type Hidden = Pick<ChecklistState, 'hiddenTasks' | 'hiddenFields'>;
+
+// What the conditions hide depends only on the checklist's answers and its document, not on
+// the tasks' statuses: remembered until an answer may have changed (the `answers` family of
+// store/watched-tables.ts), so a status write evaluates only its stop tasks again.
+const hiddenMemo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; hidden: Hidden }>>();
+
+function conditionsOf(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {
+  let m = hiddenMemo.get(ctx.db);
+  if (!m) hiddenMemo.set(ctx.db, (m = Versioned.watching(ctx.db, 'answers')));
+  const hit = m.get(checklistId, () => ({ doc, hidden: hiddenNow(ctx, checklistId, doc) }));
+  return hit.doc === doc ? hit.hidden : hiddenNow(ctx, checklistId, doc);
+}
+
+function hiddenNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {
   const answers = checklistAnswers(ctx, checklistId);
 
   // refs and ids → kind and key
@@ -158,18 +185,10 @@ function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDoc
     }
   }
   const hidden = (key: string) => shows.get(key) === false || hides.has(key);
-  const state: ChecklistState = { hiddenTasks: new Set(), hiddenFields: new Set(), haltedTasks: new Set() };
+  const out: Hidden = { hiddenTasks: new Set(), hiddenFields: new Set() };
   for (const t of doc.tasks) {
-    if (t.id && hidden(`t:${t.id.toLowerCase()}`)) state.hiddenTasks.add(t.id.toLowerCase());
-    for (const f of t.fields ?? []) if (f.id && hidden(`f:${f.id.toLowerCase()}`)) state.hiddenFields.add(f.id.toLowerCase());
+    if (t.id && hidden(`t:${t.id.toLowerCase()}`)) out.hiddenTasks.add(t.id.toLowerCase());
+    for (const f of t.fields ?? []) if (f.id && hidden(`f:${f.id.toLowerCase()}`)) out.hiddenFields.add(f.id.toLowerCase());
   }
-
-  // A task is halted while an earlier, visible stop task is still Incomplete (2.4).
-  let behindStop = false;
-  for (const r of rows) {
-    const k = r.key.toLowerCase();
-    if (behindStop && !r.is_heading) state.haltedTasks.add(k);
-    if (r.is_stop && !r.is_heading && r.status === 'Incomplete' && !state.hiddenTasks.has(k)) behindStop = true;
-  }
-  return state;
+  return out;
 }

@@ -6,7 +6,7 @@ import { compareText } from '../paging';
 import { checklistReference } from '../checklist-lookup';
 import { memberById, fullName, groupById } from '../../rows/people';
 import { fileUrl } from '../urls';
-import { userRef } from '../users';
+import { userRef, userRefOf } from '../users';
 import type { DocField } from '../../rows/template-document';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate';
 import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
@@ -28,7 +28,7 @@ export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
 function presentUser(ctx: Ctx, id: number | null) {
   if (id === null) return undefined;
   const m = memberById(ctx.db, id);
-  return m && !m.is_removed ? userRef(ctx.db, id) : undefined;
+  return m && !m.is_removed ? userRefOf(m) : undefined;
 }
 
 export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
@@ -93,13 +93,19 @@ export function commentsOf(ctx: Ctx, taskId: number) {
 
 /** One field object (2.4): key, name, type, isRequired, value; Table adds columns. */
 export function fieldView(ctx: Ctx, t: TaskTarget, f: DocField, stored: unknown) {
-  const base = { key: f.id!, name: fieldName(t.docTask, f), type: f.type, isRequired: f.isRequired === true };
   let value: unknown;
   if (f.type === 'FileUpload') value = fieldFiles(ctx, t.task.id, f.id!);
   else value = answerView(ctx, f, stored);
   if (value === undefined && ARRAY_TYPES.has(f.type)) value = [];
-  const extra = f.type === 'Table' ? { columns: tableColumns(f).map((c) => ({ key: c.id, name: c.name })) } : {};
-  return { ...base, value, ...extra };
+  const view: { key: string; name: string; type: string; isRequired: boolean; value: unknown; columns?: { key: string | undefined; name: string }[] } = {
+    key: f.id!,
+    name: fieldName(t.docTask, f),
+    type: f.type,
+    isRequired: f.isRequired === true,
+    value,
+  };
+  if (f.type === 'Table') view.columns = tableColumns(f).map((c) => ({ key: c.id, name: c.name }));
+  return view;
 }
 
 /** Stored answers of one task by field key (lower case). */
@@ -119,13 +125,15 @@ export function fieldsOf(ctx: Ctx, t: TaskTarget, state: ChecklistState) {
     .map((f) => fieldView(ctx, t, f, answers.get(f.id!.toLowerCase())));
 }
 
+// The larger sizes add their properties to the smaller one's fresh object (the same keys in the
+// same order as spreading it into a literal): measured on Node 20, a literal spreading an object
+// and adding properties after it cost microseconds per task (V8 builds a new shape each time).
 export function taskView(ctx: Ctx, t: TaskTarget, state = stateOf(ctx, t)) {
-  return {
-    ...taskSummary(ctx, t.task, state),
+  return Object.assign(taskSummary(ctx, t.task, state), {
     assignees: assigneesOf(ctx, t.task.id),
     fields: fieldsOf(ctx, t, state),
     comments: commentsOf(ctx, t.task.id),
-  };
+  });
 }
 
 /** The task's own tags by name, in name order (2.4). */
@@ -136,9 +144,8 @@ export function taskTags(ctx: Ctx, taskId: number): string[] {
 }
 
 export function taskDetail(ctx: Ctx, t: TaskTarget, state = stateOf(ctx, t)) {
-  return {
-    ...taskView(ctx, t, state),
+  return Object.assign(taskView(ctx, t, state), {
     checklist: t.checklist ? checklistReference(ctx, t.checklist) : undefined,
     tags: taskTags(ctx, t.task.id),
-  };
+  });
 }

@@ -3,6 +3,7 @@
 // way (a legacy task_completed with both taskKey and templateKey) gets one delivery
 // (spec v3 6 rule 7).
 import type { Db } from '../../store/open';
+import { Versioned } from '../../store/versioned';
 import { ALL_EVENTS } from './events';
 import { activeWebhooksFor, type WebhookRow } from '../../rows/webhooks';
 import { taskFactsById, taskIdOfComment, templateKeyOfChecklistRow } from '../../rows/event-facts';
@@ -70,6 +71,14 @@ export function matches(w: WebhookRow, eventType: string, f: EventFacts): boolea
   return scoped.some(([k, v]) => v !== null && k === v);
 }
 
+// The active subscriptions of a workspace for an event type, remembered until a webhook row may
+// have changed (the `webhooks` family of store/watched-tables.ts): every write that fires an
+// event looked them up. Shared: callers only read the rows.
+const subscriptions = new WeakMap<Db, Versioned<string, readonly WebhookRow[]>>();
+
 export function matchingSubscriptions(db: Db, workspaceId: number, eventType: string, f: EventFacts): WebhookRow[] {
-  return activeWebhooksFor(db, workspaceId, eventType, ALL_EVENTS).filter((w) => matches(w, eventType, f));
+  let m = subscriptions.get(db);
+  if (!m) subscriptions.set(db, (m = Versioned.watching(db, 'webhooks')));
+  const active = m.get(`${workspaceId}\n${eventType}`, () => activeWebhooksFor(db, workspaceId, eventType, ALL_EVENTS));
+  return active.filter((w) => matches(w, eventType, f));
 }
