@@ -663,3 +663,13 @@ BEGIN
      AND grid_halted IS NOT (is_heading = 0 AND position > coalesce((SELECT min(s.position) FROM tasks s
            WHERE s.checklist_id = NEW.checklist_id AND s.is_stop = 1 AND s.is_heading = 0 AND coalesce(s.status, 'Incomplete') = 'Incomplete' AND s.stop_hidden = 0), 9000000000000000));
 END;
+
+-- version: 9
+-- A key is looked up as the client wrote it, in any letter case (COLLATE NOCASE), which the
+-- UNIQUE index on `key` (binary) cannot serve: a checklist by key scanned every checklist of
+-- its workspace, a record by key every record of its Data Set, a standalone task by key every
+-- task of its workspace. Indexes in the lookups' collation serve them (the partial one holds only
+-- the standalone tasks, so a workspace of millions of checklist tasks does not pay for it).
+CREATE INDEX checklists_key_nocase ON checklists(key COLLATE NOCASE);
+CREATE INDEX data_set_records_key_nocase ON data_set_records(data_set_id, key COLLATE NOCASE);
+CREATE INDEX tasks_standalone_key_nocase ON tasks(key COLLATE NOCASE) WHERE checklist_id IS NULL;

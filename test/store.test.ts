@@ -126,3 +126,23 @@ test('store: API keys are stored only as SHA-256 digests; no plaintext key is in
   for (const key of Object.values(KEYS)) assert.equal(bytes.includes(Buffer.from(key)), false, `${key} appears in the database file`);
   assert.equal(bytes.includes(Buffer.from('-admin-key')), false);
 });
+
+test('store: a checklist, a Data Set record and a standalone task are found by key in any letter case through an index, not a scan (schema version 9)', async () => {
+  const { checklistByKey } = await import('../src/rows/checklists');
+  const { recordByKey } = await import('../src/rows/data-set-records');
+  const { standaloneTaskByKey } = await import('../src/rows/tasks');
+  const db = openDb();
+  // The statements the row functions prepare, as they prepare them.
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => (seen.push(sql), prepare(sql));
+  checklistByKey(db, 1, 'A0000000-0000-4000-8000-00000000000A');
+  recordByKey(db, 1, 'A0000000-0000-4000-8000-00000000000A');
+  standaloneTaskByKey(db, 1, 'A0000000-0000-4000-8000-00000000000A');
+  assert.equal(seen.length, 3);
+  for (const sql of seen) {
+    const plan = (prepare(`EXPLAIN QUERY PLAN ${sql}`).all('k', 1) as { detail: string }[]).map((r) => r.detail).join('; ');
+    assert.match(plan, /USING INDEX \w+_key_nocase \((?:\w+=\? AND )?key=\?\)/, `${sql}\n  planned as: ${plan}`);
+  }
+  db.close();
+});
