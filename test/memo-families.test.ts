@@ -129,14 +129,14 @@ test('a savepoint rolled back, then the same table written again: the value comp
     try {
       db.transaction(() => {
         db.prepare('UPDATE task_assignees SET assignee_id = assignee_id').run();
-        p.read(); // computed inside the savepoint, at the counter's next value
+        p.read(); // computed inside the savepoint
         throw new Error('the step fails');
       })();
     } catch {
-      // rolled back to the savepoint: the counter too
+      // rolled back to the savepoint (the family count stays moved; the rollback count moves too)
     }
     const inside = p.computed();
-    db.prepare('UPDATE task_assignees SET assignee_id = assignee_id').run(); // the counter reaches that value again
+    db.prepare('UPDATE task_assignees SET assignee_id = assignee_id').run(); // the same table written again
     assert.equal(p.read(), inside + 1, 'computed again, not the value from inside the savepoint');
   });
 });

@@ -6,9 +6,7 @@ import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
-import { rollbackCount } from '../store/change-signal';
-import { countsReader } from '../store/change-counts';
-import { familyCounts } from '../store/watched-tables';
+import { Versioned } from '../store/versioned';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -33,22 +31,19 @@ export class KeyResolver {
   private workspace;
   private member;
 
-  private readonly counts;
-  private readonly families;
-  private readonly memory: boolean;
+  // Resolved keys are remembered until a key, member or workspace row may have changed (the
+  // `keys` family of store/watched-tables.ts, rollbacks, and another connection's commits to a
+  // file): a task's write leaves them standing (measured: the three lookups and the rights parse
+  // were ~4% of CPU on cheap reads, ~5% on writes). Only accepted keys are kept; the one check
+  // that moves with time alone, expiry, is made again on every use.
+  private readonly resolved: Versioned<string, Principal>;
 
-  constructor(private readonly db: Db) {
-    // Key, member and workspace rows this connection wrote (the `keys` family count, kept in the
-    // process by store/watched-tables.ts; every row on a connection without family counts), its
-    // rollbacks and, for a file database, commits by other connections (`wfe mcp` sharing it):
-    // when none moved, no key, member or workspace did.
+  constructor(db: Db) {
     const s = keyResolutionStatements(db);
     this.byHash = s.byHash;
     this.workspace = s.workspace;
     this.member = s.member;
-    this.counts = countsReader(db);
-    this.families = familyCounts(db);
-    this.memory = db.memory;
+    this.resolved = Versioned.watching(db, 'keys');
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of
@@ -64,14 +59,6 @@ export class KeyResolver {
     return d;
   }
 
-  // Resolved keys are remembered until a key, member or workspace row changes (measured: the
-  // three lookups and the rights parse were ~4% of CPU on cheap reads, ~5% on writes). Only accepted keys are
-  // kept; the one check that moves with time alone, expiry, is made again on every use.
-  private resolved = new Map<string, Principal>();
-  private seenT = -1;
-  private seenV = -1;
-  private seenR = -1;
-
   /** Resolves a key or throws the 401 the spec names. */
   /** `missing`: how to tell the caller where the key goes (the header; over stdio, SVC_API_KEY or --key). */
   resolve(rawKey: string | null | undefined, now: number, missing = 'The X-API-KEY header is missing or empty.'): Principal {
@@ -79,30 +66,14 @@ export class KeyResolver {
       throw new ApiError(401, 'MISSING_API_KEY', missing);
     }
     const digest = this.digestOf(rawKey);
-    this.refresh();
-    const known = this.resolved.get(digest);
+    const known = this.resolved.peek(digest);
     if (known) {
       checkExpiry(known.actor.key, now);
       return known;
     }
     const principal = this.lookup(digest, now);
-    if (this.resolved.size >= 1000) this.resolved.clear();
-    this.resolved.set(digest, principal);
+    this.resolved.put(digest, principal);
     return principal;
-  }
-
-  /** Forgets the resolved keys when a key, member or workspace row may have changed. */
-  private refresh(): void {
-    // The keys family's count is kept in the process; a connection without it follows every row.
-    const t = this.families ? this.families.keys : this.counts().total;
-    const v = this.memory ? 0 : this.counts().version;
-    const r = rollbackCount(this.db);
-    if (t !== this.seenT || v !== this.seenV || r !== this.seenR) {
-      this.resolved.clear();
-      this.seenT = t;
-      this.seenV = v;
-      this.seenR = r;
-    }
   }
 
   private lookup(digest: string, now: number): Principal {
