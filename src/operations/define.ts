@@ -97,6 +97,13 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   status?: number;
   /** The MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). */
   idempotencyArg?: boolean;
+  /**
+   * A write whose call changed no row is a read: it has no effect outside the database, and the
+   * same call again, with the database as it was, gives the same answer and writes nothing
+   * ("already complete answers 200 and writes nothing"). Such an answer is remembered like a
+   * read's until the database changes (src/pipeline/answer-memo.ts); a call that wrote is never kept.
+   */
+  unchangedIsRead?: true;
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>) => unknown;
 }
 

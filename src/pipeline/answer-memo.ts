@@ -7,6 +7,8 @@
 // frozen at that instant, or until the instant the handler said its answer holds to
 // (ctx.holdsUntil: the grid's statuses change only when a due date passes, a snooze ends or
 // the day does).
+// A write declared unchangedIsRead (operations/define.ts) is kept the same way when its call
+// changed no row (a complete of a task already complete): such a call is a read.
 // Not kept: an answer whose handler wrote (the database moved while it ran), one that read a
 // running clock and said nothing, a refusal (recomputed each time), a non-JSON body (the CSV
 // export), and more than 100 answers at once (the oldest are dropped together).
@@ -47,9 +49,9 @@ const holdsAt = (r: Remembered, now: number, frozen: boolean) => r.at === undefi
 /**
  * Answers a read from memory when the same asker sent the same raw input since the database last
  * changed, and the answer still holds at the clock's instant; otherwise runs `read` (validation
- * and handler) and keeps what it answered.
+ * and handler) and keeps what it answered, unless it wrote.
  */
-export function rememberedRead(ctx: Ctx, op: Operation, raw: Record<string, unknown>, zoneHeader: string, read: (ctx: Ctx) => Outcome): Outcome {
+export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, unknown>, zoneHeader: string, read: (ctx: Ctx) => Outcome): Outcome {
   let key: string;
   try {
     key = askerOf(op, ctx, zoneHeader) + JSON.stringify(raw);

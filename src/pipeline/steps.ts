@@ -11,7 +11,7 @@ import { iso } from '../clock';
 import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 import { totalChanges } from '../store/change-signal';
-import { rememberedRead } from './answer-memo';
+import { rememberedAnswer } from './answer-memo';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
 export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RULES): Principal {
@@ -103,19 +103,22 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   };
   // A read of the v3 operations (REST, MCP, the console's family) may be answered from memory;
   // the legacy routes keep their own handlers' ways.
-  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedRead(ctx, op, raw, info.timezoneHeader ?? '', (c) => toOutcome(op, op.handler(c, parse())));
-  const input = parse();
-  const execute = (): Outcome => {
+  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => toOutcome(op, op.handler(c, parse())));
+  const execute = (c: Ctx, input: Record<string, unknown>): Outcome => {
     const before = totalChanges(emu.db);
-    const result = emu.db.transaction(() => op.handler(ctx, input))();
+    const result = emu.db.transaction(() => op.handler(c, input))();
     // Only a write that changed rows wakes the workspace's open console pages.
     if (totalChanges(emu.db) !== before) emu.changes.touch(principal.workspace.id);
     return toOutcome(op, result);
   };
   if (info.idempotencyKey != null && emu.idempotency) {
-    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, execute);
+    const input = parse();
+    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, () => execute(ctx, input));
   }
-  return execute();
+  // A write that changed nothing answers as a read would, until the database changes (a retried
+  // complete); the legacy routes keep their own handlers' ways, as for reads.
+  if (op.unchangedIsRead && info.transport !== 'legacy') return rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => execute(c, parse()));
+  return execute(ctx, parse());
 }
 
 function toOutcome(op: Operation, result: unknown): Outcome {

@@ -30,9 +30,15 @@ export function taskById(db: Db, id: number): TaskRow | undefined {
   return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
 }
 
-/** A checklist's task by its key. */
+/**
+ * A checklist's task by its key, in any letter case. The key as stored is found through the
+ * unique index; only another case compares every task key of the checklist without case.
+ */
 export function checklistTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
-  return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+  return (
+    db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ?').get(checklistId, key) ??
+    db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key)
+  );
 }
 
 /** A standalone task of the workspace by its key (attached or not). */

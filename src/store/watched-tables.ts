@@ -27,7 +27,10 @@ export interface Watched {
 // Each family lists every table its readers read (the readers named beside it). A reader that
 // starts reading another table adds it here, or the value it remembers can go stale.
 export const FAMILIES = {
-  /** domain/auth.ts KeyResolver (rows/keys.ts keyResolutionStatements): keys, their workspaces and members. */
+  /**
+   * domain/auth.ts KeyResolver (rows/keys.ts keyResolutionStatements): keys, their workspaces and
+   * members; domain/tasks/views.ts presentUser: a member's row.
+   */
   keys: [{ table: 'api_keys' }, { table: 'workspaces' }, { table: 'members' }],
   /** rows/template-document.ts versionDocument: a version's document. */
   templateVersions: [{ table: 'template_versions' }],

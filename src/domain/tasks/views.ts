@@ -4,7 +4,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { compareText } from '../paging';
 import { checklistReference } from '../checklist-lookup';
-import { memberById, fullName, groupById } from '../../rows/people';
+import { memberById, fullName, groupById, type MemberRow } from '../../rows/people';
 import { fileUrl } from '../urls';
 import { userRef, userRefOf } from '../users';
 import type { DocField } from '../../rows/template-document';
@@ -18,16 +18,23 @@ import { tagsOf } from '../../rows/tags';
 import { fieldValuesOfTask } from '../../rows/field-values';
 import { assigneesOfTask } from '../../rows/task-assignees';
 import { answerableFields, fieldName, type TaskTarget } from './target';
+import { Versioned } from '../../store/versioned';
 
 /** The evaluated state of the target's checklist (empty for standalone tasks). */
 export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
   return t.doc && t.task.checklist_id !== null ? evaluateChecklist(ctx, t.task.checklist_id, t.doc) : EMPTY_STATE;
 }
 
+const members = new WeakMap<Ctx['db'], Versioned<number, MemberRow | null>>();
+
 /** User reference of a member who has not left (2.4: completedBy absent if the member left). */
 function presentUser(ctx: Ctx, id: number | null) {
   if (id === null) return undefined;
-  const m = memberById(ctx.db, id);
+  // Every status answer names who completed the task: the member's row is kept until the
+  // members table changes (the keys family), a fresh reference made from it each time.
+  let memo = members.get(ctx.db);
+  if (!memo) members.set(ctx.db, (memo = Versioned.watching(ctx.db, 'keys')));
+  const m = memo.get(id, () => memberById(ctx.db, id) ?? null);
   return m && !m.is_removed ? userRefOf(m) : undefined;
 }
 

@@ -19,6 +19,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN', '409 CONFLICT'],
     annotations: SET,
+    unchangedIsRead: true,
     handler: (ctx, _input, t) => completeTask(ctx, t()),
   }),
   taskOperation(w, {
@@ -33,6 +34,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     annotations: REMOVE,
+    unchangedIsRead: true,
     handler: (ctx, _input, t) => uncompleteTask(ctx, t()),
   }),
   taskOperation(w, {
@@ -47,6 +49,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN', '409 CONFLICT'],
     annotations: SET,
+    unchangedIsRead: true,
     handler: (ctx, _input, t) => markNotApplicable(ctx, t()),
   }),
   taskOperation(w, {
@@ -61,6 +64,7 @@ export const statusOperations = (w: WhereKind): Operation[] => [
     output: task,
     refusals: ['403 FORBIDDEN'],
     annotations: REMOVE,
+    unchangedIsRead: true,
     handler: (ctx, _input, t) => clearNotApplicable(ctx, t()),
   }),
 ];
