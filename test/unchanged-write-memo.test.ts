@@ -2,7 +2,7 @@
 // 4.3) is a read: its answer is remembered like a read's until the database changes
 // (src/pipeline/answer-memo.ts, `unchangedIsRead` in src/operations/define.ts). These tests show
 // that such an answer is never one the stored rows no longer give: after a write through another
-// route, a write rolled back, a commit by another process, a change to the member it names; that
+// route, a write rolled back, a commit by another process, a reset, a change to the member it names; that
 // it is the asker's own; that every repeat is still charged and still gets its own request id; and
 // that a call with an Idempotency-Key keeps its replay.
 import { test, before, after } from 'node:test';
@@ -189,3 +189,30 @@ test('4.6 rule 4 a status write with an Idempotency-Key is not answered from mem
   assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(replayed.body, sent.body);
 });
+
+for (const frozen of [true, false]) {
+  test(`POST /_emulator/reset (${frozen ? 'frozen clock: the fixture image copied back' : 'running clock: the fixture loaded'}) between two repeats of a complete: the repeat after it completes the fixture's task again`, async () => {
+    const server = await startTestServer();
+    try {
+      if (frozen) assert.equal((await fetch(`${server.us}/_emulator/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ frozen: true }) })).status, 200);
+      const reset = async () => assert.equal((await fetch(`${server.us}/_emulator/reset`, { method: 'POST' })).status, 200);
+      if (frozen) await reset(); // the first reset at this instant takes the image; the next copies it back
+      const c = DEMO.janeDoe;
+      const path = taskPath(c, T.managerApproval, '/complete');
+      assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+      assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+
+      await reset();
+
+      assert.equal(stored(server, c, T.managerApproval).status, 'Incomplete', 'the fixture leaves Manager approval incomplete');
+      const before = writes(server);
+      const again = await server.api(KEYS.admin, 'POST', path);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.body.status, 'Complete');
+      assert.ok(writes(server) > before, 'written again after the reset, not answered from before it');
+      assert.equal(stored(server, c, T.managerApproval).status, 'Complete');
+    } finally {
+      await server.close();
+    }
+  });
+}
