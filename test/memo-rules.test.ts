@@ -6,10 +6,7 @@
 // compares with what the stored rows say.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { callTool, mcpStdioClient, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
 import { upgradeKit } from './helpers/upgrades';
 import { Versioned } from '../src/store/versioned';
@@ -127,11 +124,7 @@ test('3 / 4.4 a rebuild rolled back inside the upgrade worker (injected failure,
 });
 
 test('a second process writing to the same database file (wfe mcp --db F beside the server): the server answers what that process committed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wfe-memo-'));
-  const file = join(dir, 'shared.db');
-  const served = await startTestServer({ db: file });
-  const other = await mcpStdioClient(KEYS.admin, ['--db', file]);
-  try {
+  await besideOneFile(async (served, other) => {
     const c = DEMO.janeDoe;
     // Remembered by the server: the halt behind the stop task, Nora's refusal, the assignees.
     assert.equal((await read(served, KEYS.admin, c, T.firstDayWelcome)).body.isCurrentlyHalted, true);
@@ -149,11 +142,7 @@ test('a second process writing to the same database file (wfe mcp --db F beside 
     const nora = await read(served, NORA, c, T.firstDayWelcome);
     assert.equal(nora.status, 200, `something on the checklist is Nora's now (5.4): ${nora.text}`);
     assert.deepEqual((await read(served, KEYS.admin, c, T.managerApproval)).body.assignees.map((a: any) => a.id), [DEMO.members.nora]);
-  } finally {
-    await other.close().catch(() => {});
-    await served.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 for (const frozen of [true, false]) {

@@ -7,10 +7,7 @@
 // that a call with an Idempotency-Key keeps its replay.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { callTool, mcpStdioClient, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
 
 const V2 = { 'X-API-VERSION': '2.0' };
@@ -31,6 +28,23 @@ const stored = (server: TestServer, checklistKey: string, taskKey: string) =>
     completed_at: number | null;
     completed_by: number | null;
   };
+
+/** Completes Manager approval on `c`, then repeats it (the repeat is remembered). */
+async function completeTwice(server: TestServer, c: string): Promise<void> {
+  const path = taskPath(c, T.managerApproval, '/complete');
+  assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+  assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+}
+
+/** After something reopened it, the repeated complete writes the completion again: `why` says what reopened it. */
+async function completesAgain(server: TestServer, c: string, why: string): Promise<void> {
+  const before = writes(server);
+  const again = await server.api(KEYS.admin, 'POST', taskPath(c, T.managerApproval, '/complete'));
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.body.status, 'Complete');
+  assert.ok(writes(server) > before, why);
+  assert.equal(stored(server, c, T.managerApproval).status, 'Complete');
+}
 
 test('4.3 Complete a task already complete: 200 and nothing written, every repeat the same body with its own request id and its own charge', async () => {
   const c = await newChecklist(s);
@@ -121,29 +135,14 @@ test('legacy 4.2 a write rolled back by a refusal between two repeats of POST ..
 });
 
 test('a second process writing to the same database file (wfe mcp --db F beside the server): a repeated complete completes the task the other process reopened', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wfe-unchanged-'));
-  const file = join(dir, 'shared.db');
-  const served = await startTestServer({ db: file });
-  const other = await mcpStdioClient(KEYS.admin, ['--db', file]);
-  try {
+  await besideOneFile(async (served, other) => {
     const c = DEMO.janeDoe;
-    const path = taskPath(c, T.managerApproval, '/complete');
-    assert.equal((await served.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
-    assert.equal((await served.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+    await completeTwice(served, c);
     const reopened = await callTool(other, 'uncomplete_task', { checklistKey: c, taskKey: T.managerApproval });
     assert.equal(reopened.isError, false, reopened.text);
     assert.equal(stored(served, c, T.managerApproval).status, 'Incomplete', 'the other process committed');
-    const before = writes(served);
-    const again = await served.api(KEYS.admin, 'POST', path);
-    assert.equal(again.status, 200, again.text);
-    assert.equal(again.body.status, 'Complete');
-    assert.ok(writes(served) > before, 'the server wrote the completion');
-    assert.equal(stored(served, c, T.managerApproval).status, 'Complete');
-  } finally {
-    await other.close().catch(() => {});
-    await served.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    await completesAgain(served, c, 'the server wrote the completion');
+  });
 });
 
 test('2.4 completedBy of a repeated no-op follows the member it names (their name changed, then they left): never the name remembered from before', async () => {
@@ -198,19 +197,12 @@ for (const frozen of [true, false]) {
       const reset = async () => assert.equal((await fetch(`${server.us}/_emulator/reset`, { method: 'POST' })).status, 200);
       if (frozen) await reset(); // the first reset at this instant takes the image; the next copies it back
       const c = DEMO.janeDoe;
-      const path = taskPath(c, T.managerApproval, '/complete');
-      assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
-      assert.equal((await server.api(KEYS.admin, 'POST', path)).body.status, 'Complete');
+      await completeTwice(server, c);
 
       await reset();
 
       assert.equal(stored(server, c, T.managerApproval).status, 'Incomplete', 'the fixture leaves Manager approval incomplete');
-      const before = writes(server);
-      const again = await server.api(KEYS.admin, 'POST', path);
-      assert.equal(again.status, 200, again.text);
-      assert.equal(again.body.status, 'Complete');
-      assert.ok(writes(server) > before, 'written again after the reset, not answered from before it');
-      assert.equal(stored(server, c, T.managerApproval).status, 'Complete');
+      await completesAgain(server, c, 'written again after the reset, not answered from before it');
     } finally {
       await server.close();
     }

@@ -2,6 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, type StartOptions, type Started } from '../../src/start';
 
@@ -141,4 +143,25 @@ export async function callTool(client: Client, name: string, args: Record<string
 export function withoutRequestId(body: any): any {
   if (body && typeof body === 'object' && body.error) return { error: { ...body.error, requestId: '<id>' } };
   return body;
+}
+
+/**
+ * A server on a database file and a second process on the same file (`wfe mcp --db F`, the Admin's
+ * key), both closed and the file removed after `fn`.
+ */
+export async function besideOneFile(fn: (served: TestServer, other: Client) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfe-shared-'));
+  const file = join(dir, 'shared.db');
+  const served = await startTestServer({ db: file });
+  try {
+    const other = await mcpStdioClient(KEYS.admin, ['--db', file]);
+    try {
+      await fn(served, other);
+    } finally {
+      await other.close().catch(() => {});
+    }
+  } finally {
+    await served.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
