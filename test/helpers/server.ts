@@ -1,4 +1,5 @@
 // Test helpers: a real emulator on free ports, spoken to over HTTP and MCP.
+import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -164,4 +165,16 @@ export async function besideOneFile(fn: (served: TestServer, other: Client) => P
     await served.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Requests a budget was charged from answer `a` (exclusive) to answer `b` (inclusive), read
+ * from their headers. Windows start on the hour UTC (spec v3 8), so a test that waits can
+ * straddle one: then `b`'s window counts only what was charged since the refill.
+ */
+export function budgetSpent(a: { headers: Headers }, b: { headers: Headers }): number {
+  const left = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
+  assert.equal(b.headers.get('x-ratelimit-bucket'), a.headers.get('x-ratelimit-bucket'), 'the same budget');
+  if (a.headers.get('x-ratelimit-reset') === b.headers.get('x-ratelimit-reset')) return left(a) - left(b);
+  return Number(b.headers.get('x-ratelimit-limit')) - left(b);
 }
