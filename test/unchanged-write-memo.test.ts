@@ -208,3 +208,62 @@ for (const frozen of [true, false]) {
     }
   });
 }
+
+// A status write that wrote is answered with the view of the state it left; the same call again
+// finds that state and answers it too, so the write's answer is remembered for that state
+// (operations/define.ts, unchangedIsRead). Each step below: the write's answer, the repeat that
+// follows it, and the repeat computed again from the stored rows (after a row unrelated to the
+// task is written, which drops every remembered answer) are the same body.
+for (const frozen of [true, false]) {
+  test(`4.3 / 6 every status write's answer is what its repeat answers at the state it left (${frozen ? 'frozen' : 'running'} clock), through a stop task releasing the tasks behind it and the checklist completing and reopening`, async () => {
+    const server = await startTestServer();
+    try {
+      assert.equal((await fetch(`${server.us}/_emulator/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ frozen }) })).status, 200);
+      const c = await newChecklist(server);
+      // Every other task not applicable, so Manager approval (the stop task) is the last outstanding one.
+      for (const task of [T.collectDetails, T.contractorAgreement, T.setUpEquipment, T.firstDayWelcome, T.sendWelcomePack]) {
+        const na = await server.api(KEYS.admin, 'POST', taskPath(c, task, '/not-applicable'));
+        assert.equal(na.status, 200, na.text);
+      }
+      const checklistStatus = async () => (await server.api(KEYS.admin, 'GET', `/v3/checklists/${c}`)).body.status;
+      let unrelated = 0;
+      const steps = [
+        ['POST', '/complete', 'Complete', 'Complete'],
+        ['DELETE', '/complete', 'Incomplete', 'InProgress'],
+        ['POST', '/not-applicable', 'NotApplicable', 'Complete'],
+        ['DELETE', '/not-applicable', 'Incomplete', 'InProgress'],
+      ] as const;
+      for (const [method, suffix, status, checklist] of steps) {
+        const path = taskPath(c, T.managerApproval, suffix);
+        const before = writes(server);
+        const wrote = await server.api(KEYS.admin, method, path);
+        assert.equal(wrote.status, 200, wrote.text);
+        assert.equal(wrote.body.status, status);
+        assert.ok(writes(server) > before, `${method} ${suffix} wrote`);
+        assert.equal(await checklistStatus(), checklist, `the checklist is ${checklist} after ${method} ${suffix}`);
+        if (!frozen) await new Promise((r) => setTimeout(r, 5)); // the running clock moves on before the repeats
+        const at = writes(server);
+        const repeat = await server.api(KEYS.admin, method, path);
+        assert.equal(repeat.status, 200, repeat.text);
+        assert.deepEqual(repeat.body, wrote.body, `${method} ${suffix} repeated: the write's own answer`);
+        server.emu.db.prepare('INSERT INTO settings (name, value) VALUES (?, ?)').run(`unrelated-${frozen}-${unrelated++}`, 'x');
+        const recomputed = await server.api(KEYS.admin, method, path);
+        assert.equal(recomputed.status, 200, recomputed.text);
+        assert.deepEqual(recomputed.body, wrote.body, `${method} ${suffix} repeated after an unrelated row: worked out again from the stored rows, the same body`);
+        assert.equal(writes(server), at + 1, 'the repeats wrote nothing (the one row is the unrelated one)');
+        const mcp = await callTool(await server.mcp(KEYS.admin), toolOf[`${method} ${suffix}`], { checklistKey: c, taskKey: T.managerApproval });
+        assert.equal(mcp.isError, false, mcp.text);
+        assert.deepEqual(mcp.body, wrote.body, 'MCP answers the same');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+const toolOf: Record<string, string> = {
+  'POST /complete': 'complete_task',
+  'DELETE /complete': 'uncomplete_task',
+  'POST /not-applicable': 'set_task_not_applicable',
+  'DELETE /not-applicable': 'clear_task_not_applicable',
+};

@@ -101,7 +101,10 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
    * A write whose call changed no row is a read: it has no effect outside the database, and the
    * same call again, with the database as it was, gives the same answer and writes nothing
    * ("already complete answers 200 and writes nothing"). Such an answer is remembered like a
-   * read's until the database changes (src/pipeline/answer-memo.ts); a call that wrote is never kept.
+   * read's until the database changes (src/pipeline/answer-memo.ts). And the declaration says
+   * more: a call that wrote leaves the state its repeat finds already reached, and what it
+   * answered is what that repeat answers (the view of the state it left, to an asker whose
+   * rights the write did not touch), so that answer is remembered for the state it left.
    */
   unchangedIsRead?: true;
   handler: (ctx: Ctx, input: z.infer<z.ZodObject<S>>) => unknown;

@@ -8,15 +8,20 @@
 // (ctx.holdsUntil: the grid's statuses change only when a due date passes, a snooze ends or
 // the day does).
 // A write declared unchangedIsRead (operations/define.ts) is kept the same way when its call
-// changed no row (a complete of a task already complete): such a call is a read.
-// Not kept: an answer whose handler wrote (the database moved while it ran), one that read a
-// running clock and said nothing, a refusal (recomputed each time), a non-JSON body (the CSV
-// export), and more than 100 answers at once (the oldest are dropped together).
+// changed no row (a complete of a task already complete): such a call is a read. When its call
+// wrote, its answer is the one its repeat would give at the state it left, so it is kept for that
+// state: the repeat that follows a retried complete is answered from memory. The clock read before
+// the call's last row written went into that state (a completion stamp), not around it.
+// Not kept: an answer whose handler wrote (the database moved while it ran), unless its operation
+// is such a write; one that read a running clock and said nothing, a refusal (recomputed each
+// time), a non-JSON body (the CSV export), and more than 100 answers at once (the oldest are
+// dropped together).
 import type { Ctx } from '../context';
 import type { Db } from '../store/open';
 import type { Operation } from '../operations/define';
 import type { Outcome } from './types';
 import { Versioned } from '../store/versioned';
+import { totalChanges } from '../store/change-signal';
 import { RawBody } from '../operations/raw-body';
 
 interface Remembered {
@@ -61,15 +66,28 @@ export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, un
   const memo = memoOf(ctx.db);
   const hit = memo.peek(key);
   if (hit && holdsAt(hit, hit.at === undefined ? 0 : ctx.clock.now(), ctx.clock.frozen)) return hit.outcome;
+  const seeds = op.unchangedIsRead === true;
+  const mark = seeds ? memo.mark() : 0;
+  const written = seeds ? totalChanges(ctx.db) : 0;
   // The context's own methods (its class's), called on it: a read's handler sees these in their place.
   const { now, holdsUntil } = ctx;
   let at: number | undefined;
   let until = -Infinity;
   let steady = true;
+  // For a write: the clock as read since the last row it wrote (rows written then, the instant, steady).
+  let lastWritten = -1;
+  let lastAt: number | undefined;
+  let lastSteady = true;
   ctx.now = () => {
     const t = now.call(ctx);
     if (at !== undefined && t !== at) steady = false;
     at = t;
+    if (seeds) {
+      const w = totalChanges(ctx.db);
+      if (w !== lastWritten) [lastWritten, lastAt, lastSteady] = [w, undefined, true];
+      if (lastAt !== undefined && t !== lastAt) lastSteady = false;
+      lastAt = t;
+    }
     return t;
   };
   ctx.holdsUntil = (instant) => {
@@ -82,10 +100,19 @@ export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, un
     ctx.now = now;
     ctx.holdsUntil = holdsUntil;
   }
-  const r: Remembered = { outcome, at, until };
-  // Not kept: a handler that read two different instants, or read a running clock without saying how long its answer holds.
-  if (outcome.body instanceof RawBody || !steady || !holdsAt(r, at ?? 0, ctx.clock.frozen)) return outcome;
-  memo.put(key, r);
+  if (outcome.body instanceof RawBody) return outcome;
+  if (seeds && totalChanges(ctx.db) !== written) {
+    // The call wrote: its answer is its repeat's at the state it left. The clock read before its
+    // last row written stamped that state; read after it, it is the answer's own.
+    const after = lastWritten === totalChanges(ctx.db);
+    const r: Remembered = { outcome, at: after ? lastAt : undefined, until };
+    if ((!after || lastSteady) && holdsAt(r, r.at ?? 0, ctx.clock.frozen)) memo.putAfterOwnWrite(key, r, mark);
+  } else {
+    const r: Remembered = { outcome, at, until };
+    // Not kept: a handler that read two different instants, or read a running clock without saying how long its answer holds.
+    if (!steady || !holdsAt(r, at ?? 0, ctx.clock.frozen)) return outcome;
+    memo.put(key, r);
+  }
   if (typeof outcome.body === 'object' && outcome.body !== null) texts.set(outcome.body, null);
   return outcome;
 }

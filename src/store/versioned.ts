@@ -93,6 +93,27 @@ export class Versioned<K, V> {
     this.values.set(key, value);
   }
 
+  /**
+   * What a write of this connection is about to start from, for `putAfterOwnWrite`: the data
+   * version another connection's commit moves (0 on an in-memory database, which has none).
+   */
+  mark(): number {
+    return this.memory ? 0 : this.counts().version;
+  }
+
+  /**
+   * Remembers a value worked out at the state this connection's own write just left (its
+   * transaction ended), forgetting what was remembered before it. Not kept when another
+   * connection committed since `mark` was read before the write: the state may then be theirs too.
+   */
+  putAfterOwnWrite(key: K, value: V, mark: number): void {
+    if (!this.signal.hooked || this.db.inTransaction) return;
+    this.refresh();
+    if (!this.memory && this.counts().version !== mark) return;
+    if (this.values.size >= this.limit) this.values.clear();
+    this.values.set(key, value);
+  }
+
   /** Reads the signal; forgets everything and returns true when it moved. */
   private refresh(): boolean {
     let t: number;
