@@ -33,6 +33,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEY = 'acme-admin-key';
 const JANE_DOE = '30000000-0000-4000-8000-000000000001';
+const ONBOARDING = '20000000-0000-4000-8000-000000000001'; // Employee Onboarding (the write classes' checklists)
 const TASK = '21000000-0000-4000-8000-000000000106'; // First Day Welcome on Jane Doe's checklist (detail read)
 const WRITE_TASK = '21000000-0000-4000-8000-000000000104'; // Manager approval: no required field, not halted (write pair)
 
@@ -257,6 +258,36 @@ function cliStartup(nodeMs: number, runs: number): Row[] {
     const ratio = round(ms / nodeMs, 2);
     return { name: `Single executable: wfe ${flag} (median of ${runs})`, p50: ms, note: `${ratio}x node -e 0 (${nodeMs} ms)`, target: '<= 1.3x node -e 0', met: ratio <= 1.3 };
   });
+}
+
+/**
+ * The write pair's two kinds of request, each measured alone (information). In the pair, the 50
+ * connections complete and uncomplete one task, so a request either changes it (a real write) or
+ * finds it already so (a repeat, answered from memory); how many are which depends on how the
+ * connections interleave, and differs from run to run. Here: complete on a complete task (every
+ * request a repeat), and each connection completing and uncompleting the stop task of a checklist
+ * of its own (every request a real write). The pair's CPU per request lies between the two.
+ */
+async function writeClasses(url: string, pid: number, completePath: string, base: number): Promise<Row[]> {
+  const H = { 'X-API-KEY': KEY, 'Content-Type': 'application/json' };
+  const lists: string[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const r = await fetch(`${url}/v3/checklists`, { method: 'POST', headers: H, body: JSON.stringify({ templateKey: ONBOARDING, name: `Write bench ${i + 1}` }) });
+    const body = (await r.json()) as { key: string };
+    if (r.status !== 201) throw new Error(`POST /v3/checklists answered ${r.status}`);
+    lists.push(body.key);
+  }
+  const pathOf = (list: string) => completePath.replace('{checklistKey}', list).replace('{taskKey}', WRITE_TASK);
+  await fetch(`${url}${pathOf(lists[0])}`, { method: 'POST', headers: H });
+  const repeats = await cannonCpu(pid, url, { requests: [{ method: 'POST', path: pathOf(lists[0]) }] });
+  let next = 0;
+  // autocannon's context is per connection: each takes a checklist of its own on its first request.
+  const own = (method: string) => ({
+    method,
+    setupRequest: (req: Record<string, unknown>, context: { list?: string }) => ({ ...req, path: pathOf((context.list ??= lists[next++ % lists.length])) }),
+  });
+  const real = await cannonCpu(pid, url, { requests: [own('POST'), own('DELETE')] });
+  return [row('POST .../complete on a complete task (every request a repeat; information)', repeats, base), row('POST+DELETE .../complete, each connection its own checklist (every request a real write; information)', real, base)];
 }
 
 /** POST /_emulator/reset, sequential, with a write before each so every reset has rows to replace. */
@@ -565,6 +596,7 @@ async function main(): Promise<void> {
       if (probe.ok) {
         const r = await cannonCpu(emu.child.pid!, emu.url, { requests: [{ method: 'POST', path }, { method: 'DELETE', path }] });
         rows.push(row('POST+DELETE .../complete (write pair)', r, base, { ratio: 0.25 }));
+        rows.push(...(await writeClasses(emu.url, emu.child.pid!, complete.path, base)));
       } else notes.push(`write pair skipped: POST complete answered ${probe.status}`);
     } else notes.push('complete/uncomplete pair skipped: no complete_task/uncomplete_task routes in this build');
 
