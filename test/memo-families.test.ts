@@ -52,6 +52,7 @@ const columnsOf = (db: Db, table: string) => (db.prepare(`PRAGMA main.table_info
 const FIRST_ROWS: Record<string, string> = {
   files: "INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at) SELECT workspace_id, id, 'probe', 'probe.txt', 'text/plain', x'00', 'probe-token', 0 FROM tasks LIMIT 1",
   webhooks: "INSERT INTO webhooks (key, workspace_id, api, event_type, target_url, created_at) VALUES ('probe', 1, 'v3', 'task_completed', 'http://127.0.0.1:9/', 0)",
+  comments: "INSERT INTO comments (task_id, author_id, text, created_at) SELECT id, NULL, 'probe', 0 FROM tasks LIMIT 1",
 };
 
 function someRow(db: Db, table: string): void {

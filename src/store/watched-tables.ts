@@ -36,19 +36,28 @@ export const FAMILIES = {
   templateVersions: [{ table: 'template_versions' }],
   /**
    * rows/checklist-access.ts assignedOnChecklist and templateRulesNaming, rows/task-assignees.ts
-   * memberIdsAssignedTo: who is assigned what, the template rules and the groups they name,
-   * and which checklist a task is on (a task's status is not read).
+   * memberIdsAssignedTo, domain/tasks/views.ts assigneesOf (a task's assignment rows),
+   * domain/webhooks/matching.ts taskFacts (a task's key and checklist; keys never change): who is
+   * assigned what, the template rules and the groups they name, and which checklist a task is on
+   * (a task's status is not read).
    */
   access: [{ table: 'template_permissions' }, { table: 'group_members' }, { table: 'task_assignees' }, { table: 'tasks', columns: ['id', 'checklist_id', 'attached_checklist_id'] }],
   /**
-   * rows/field-values.ts fieldValuesOfChecklist and rows/files.ts fieldFileNamesOfChecklist: a
-   * checklist's answers, and which checklist a task is on.
+   * rows/field-values.ts fieldValuesOfChecklist and rows/files.ts fieldFileNamesOfChecklist, and
+   * domain/tasks/views.ts storedAnswers (a task's answer rows): a checklist's answers, and which
+   * checklist a task is on.
    */
   answers: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
-  /** rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist): a checklist's row. */
+  /**
+   * rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist): a checklist's
+   * row; domain/webhooks/matching.ts: a checklist's template key (templates are never deleted and
+   * keys never change, so only the checklist's row matters).
+   */
   checklists: [{ table: 'checklists' }],
   /** rows/webhooks.ts activeWebhooksFor: a workspace's active subscriptions. */
   webhooks: [{ table: 'webhooks' }],
+  /** domain/tasks/views.ts commentsOf: a task's comment rows. */
+  comments: [{ table: 'comments' }],
 } as const satisfies Record<string, readonly Watched[]>;
 
 export type Family = keyof typeof FAMILIES;

@@ -17,14 +17,24 @@ export interface EventFacts {
   fieldKey: string | null;
 }
 
+// Every task event reads which task and template it names: kept until their family's tables are
+// written (store/watched-tables.ts). Keys never change; a checklist's template is its row's
+// (the checklists family), a task's checklist its row's (the access family); a status write moves neither.
+const templateKeys = new WeakMap<Db, Versioned<number, string | null>>();
+const taskRows = new WeakMap<Db, Versioned<number, ReturnType<typeof taskFactsById> | null>>();
+
 function templateKeyOfChecklist(db: Db, checklistId: number | null): string | null {
   if (checklistId === null) return null;
-  return templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null;
+  let m = templateKeys.get(db);
+  if (!m) templateKeys.set(db, (m = Versioned.watching(db, 'checklists')));
+  return m.get(checklistId, () => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null);
 }
 
 function taskFacts(db: Db, taskId: unknown): EventFacts | undefined {
   if (typeof taskId !== 'number') return undefined;
-  const t = taskFactsById(db, taskId);
+  let m = taskRows.get(db);
+  if (!m) taskRows.set(db, (m = Versioned.watching(db, 'access')));
+  const t = m.get(taskId, () => taskFactsById(db, taskId) ?? null);
   if (!t) return undefined;
   return { taskKey: t.key.toLowerCase(), templateKey: templateKeyOfChecklist(db, t.checklist_id ?? t.attached_checklist_id), fieldKey: null };
 }
