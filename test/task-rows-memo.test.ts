@@ -1,8 +1,9 @@
 // A task's comments, assignments and answers are kept in memory per task until a table of their
-// family is written (domain/tasks/views.ts perTask, store/watched-tables.ts), so that a status
-// write's answer and the task read after it do not read them again. These tests show that neither
-// ever answers rows the database no longer holds: each kind is changed through v3, through the
-// legacy API and by another process on the same file, between two answers that name it.
+// family is written (domain/tasks/views.ts through store/versioned.ts rememberedBy; the families
+// in store/watched-tables.ts), so that a status write's answer and the task read after it do not
+// read them again. These tests show that neither ever answers rows the database no longer holds:
+// each kind is changed through v3, through the legacy API and by another process on the same
+// file, between two answers that name it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';

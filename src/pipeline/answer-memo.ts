@@ -101,10 +101,11 @@ export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, un
     ctx.holdsUntil = holdsUntil;
   }
   if (outcome.body instanceof RawBody) return outcome;
-  if (seeds && totalChanges(ctx.db) !== written) {
+  const total = seeds ? totalChanges(ctx.db) : written;
+  if (total !== written) {
     // The call wrote: its answer is its repeat's at the state it left. The clock read before its
     // last row written stamped that state; read after it, it is the answer's own.
-    const after = lastWritten === totalChanges(ctx.db);
+    const after = lastWritten === total;
     const r: Remembered = { outcome, at: after ? lastAt : undefined, until };
     if ((!after || lastSteady) && holdsAt(r, r.at ?? 0, ctx.clock.frozen)) memo.putAfterOwnWrite(key, r, mark);
   } else {

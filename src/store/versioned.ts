@@ -136,3 +136,17 @@ export class Versioned<K, V> {
     return true;
   }
 }
+
+/**
+ * One value per key on each connection, read by `read` and remembered until a table of `family`
+ * is written (store/watched-tables.ts lists each family's readers). `read` answers null, not
+ * undefined, for nothing found, so that an absence is remembered too.
+ */
+export function rememberedBy<K, V>(family: Family, read: (db: Db, key: K) => V, limit = 1000): (db: Db, key: K) => V {
+  const memos = new WeakMap<Db, Versioned<K, V>>();
+  return (db, key) => {
+    let m = memos.get(db);
+    if (!m) memos.set(db, (m = Versioned.watching<K, V>(db, family, limit)));
+    return m.get(key, () => read(db, key));
+  };
+}

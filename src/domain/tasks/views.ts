@@ -18,42 +18,27 @@ import { tagsOf } from '../../rows/tags';
 import { fieldValuesOfTask } from '../../rows/field-values';
 import { assigneesOfTask } from '../../rows/task-assignees';
 import { answerableFields, fieldName, type TaskTarget } from './target';
-import { Versioned } from '../../store/versioned';
-import type { Family } from '../../store/watched-tables';
+import { rememberedBy } from '../../store/versioned';
 
 /** The evaluated state of the target's checklist (empty for standalone tasks). */
 export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
   return t.doc && t.task.checklist_id !== null ? evaluateChecklist(ctx, t.task.checklist_id, t.doc) : EMPTY_STATE;
 }
 
-/**
- * A task's rows of one kind (its comments, assignments or answers), kept until a table of their
- * family (store/watched-tables.ts) is written: a status write changes none of them, and its answer
- * and the task read after it show all three. The rows are shared: callers only read them.
- */
-function perTask<R>(family: Family, read: (db: Ctx['db'], taskId: number) => R, limit: number): (ctx: Ctx, taskId: number) => R {
-  const memos = new WeakMap<Ctx['db'], Versioned<number, R>>();
-  return (ctx, taskId) => {
-    let m = memos.get(ctx.db);
-    if (!m) memos.set(ctx.db, (m = Versioned.watching<number, R>(ctx.db, family, limit)));
-    return m.get(taskId, () => read(ctx.db, taskId));
-  };
-}
-
-const commentRows = perTask('comments', commentsOfTask, 200);
-const assignmentRows = perTask('access', assigneesOfTask, 1000);
-const answerRows = perTask('answers', fieldValuesOfTask, 1000);
-
-const members = new WeakMap<Ctx['db'], Versioned<number, MemberRow | null>>();
+// A task's rows of one kind (its comments, assignments, answers) are kept until a table of their
+// family is written: a status write changes none of them, and its answer and the task read after
+// it show all three. The rows are shared: callers only read them.
+const commentRows = rememberedBy('comments', commentsOfTask, 200);
+const assignmentRows = rememberedBy('access', assigneesOfTask);
+const answerRows = rememberedBy('answers', fieldValuesOfTask);
+// Every status answer names who completed the task: the member's row is kept until the members
+// table changes (the keys family), a fresh reference made from it each time.
+const memberRow = rememberedBy('keys', (db, id: number): MemberRow | null => memberById(db, id) ?? null);
 
 /** User reference of a member who has not left (2.4: completedBy absent if the member left). */
 function presentUser(ctx: Ctx, id: number | null) {
   if (id === null) return undefined;
-  // Every status answer names who completed the task: the member's row is kept until the
-  // members table changes (the keys family), a fresh reference made from it each time.
-  let memo = members.get(ctx.db);
-  if (!memo) members.set(ctx.db, (memo = Versioned.watching(ctx.db, 'keys')));
-  const m = memo.get(id, () => memberById(ctx.db, id) ?? null);
+  const m = memberRow(ctx.db, id);
   return m && !m.is_removed ? userRefOf(m) : undefined;
 }
 
@@ -84,7 +69,7 @@ export function taskSummary(ctx: Ctx, task: TaskRow, state: ChecklistState) {
 
 /** Assignees: groups first, then by name (2.4). */
 export function assigneesOf(ctx: Ctx, taskId: number) {
-  const out = assignmentRows(ctx, taskId).map((r) => {
+  const out = assignmentRows(ctx.db, taskId).map((r) => {
     if (r.assignee_type === 'Group') {
       const g = groupById(ctx.db, r.assignee_id);
       return { id: r.assignee_id, type: 'Group' as const, name: g?.name };
@@ -114,7 +99,7 @@ export function commentView(ctx: Ctx, c: CommentRow) {
 
 /** Comments, oldest first (2.4). */
 export function commentsOf(ctx: Ctx, taskId: number) {
-  return commentRows(ctx, taskId).map((c) => commentView(ctx, c));
+  return commentRows(ctx.db, taskId).map((c) => commentView(ctx, c));
 }
 
 /** One field object (2.4): key, name, type, isRequired, value; Table adds columns. */
@@ -137,7 +122,7 @@ export function fieldView(ctx: Ctx, t: TaskTarget, f: DocField, stored: unknown)
 /** Stored answers of one task by field key (lower case). */
 export function storedAnswers(ctx: Ctx, taskId: number): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const r of answerRows(ctx, taskId)) {
+  for (const r of answerRows(ctx.db, taskId)) {
     out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
   }
   return out;

@@ -3,7 +3,7 @@
 // way (a legacy task_completed with both taskKey and templateKey) gets one delivery
 // (spec v3 6 rule 7).
 import type { Db } from '../../store/open';
-import { Versioned } from '../../store/versioned';
+import { Versioned, rememberedBy } from '../../store/versioned';
 import { ALL_EVENTS } from './events';
 import { activeWebhooksFor, type WebhookRow } from '../../rows/webhooks';
 import { taskFactsById, taskIdOfComment, templateKeyOfChecklistRow } from '../../rows/event-facts';
@@ -20,21 +20,16 @@ export interface EventFacts {
 // Every task event reads which task and template it names: kept until their family's tables are
 // written (store/watched-tables.ts). Keys never change; a checklist's template is its row's
 // (the checklists family), a task's checklist its row's (the access family); a status write moves neither.
-const templateKeys = new WeakMap<Db, Versioned<number, string | null>>();
-const taskRows = new WeakMap<Db, Versioned<number, ReturnType<typeof taskFactsById> | null>>();
+const templateKeyOf = rememberedBy('checklists', (db, checklistId: number) => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null);
+const taskRow = rememberedBy('access', (db, taskId: number) => taskFactsById(db, taskId) ?? null);
 
 function templateKeyOfChecklist(db: Db, checklistId: number | null): string | null {
-  if (checklistId === null) return null;
-  let m = templateKeys.get(db);
-  if (!m) templateKeys.set(db, (m = Versioned.watching(db, 'checklists')));
-  return m.get(checklistId, () => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null);
+  return checklistId === null ? null : templateKeyOf(db, checklistId);
 }
 
 function taskFacts(db: Db, taskId: unknown): EventFacts | undefined {
   if (typeof taskId !== 'number') return undefined;
-  let m = taskRows.get(db);
-  if (!m) taskRows.set(db, (m = Versioned.watching(db, 'access')));
-  const t = m.get(taskId, () => taskFactsById(db, taskId) ?? null);
+  const t = taskRow(db, taskId);
   if (!t) return undefined;
   return { taskKey: t.key.toLowerCase(), templateKey: templateKeyOfChecklist(db, t.checklist_id ?? t.attached_checklist_id), fieldKey: null };
 }
