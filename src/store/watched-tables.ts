@@ -94,7 +94,42 @@ const TRIGGERS = (() => {
   );
 })();
 
+/**
+ * What a checklist's tasks are, in order, with their kinds and statuses (rows/tasks.ts
+ * taskStatesOfChecklist): the rows written to them are counted per checklist, not per table, so a
+ * status write to one checklist leaves what the others' tasks are remembered
+ * (store/per-checklist.ts), and its writer can hand over the state it left.
+ */
+const CHECKLIST_TASK_COLUMNS = ['key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] as const;
+
+const PER_CHECKLIST_TRIGGERS = (
+  [
+    ['insert', 'INSERT', 'NEW.checklist_id IS NOT NULL', 'NEW.checklist_id, NULL'],
+    ['delete', 'DELETE', 'OLD.checklist_id IS NOT NULL', 'OLD.checklist_id, NULL'],
+    ['update', `UPDATE OF ${CHECKLIST_TASK_COLUMNS.join(', ')}`, 'OLD.checklist_id IS NOT NULL OR NEW.checklist_id IS NOT NULL', 'OLD.checklist_id, NEW.checklist_id'],
+  ] as const
+).map(([event, on, when, args]) => {
+  const name = `checklist_tasks_written_${event}`;
+  return { name, sql: `CREATE TEMP TRIGGER ${name} AFTER ${on} ON main.tasks WHEN ${when} BEGIN SELECT wfe_checklist_tasks_written(${args}); END` };
+});
+
+const ALL_TRIGGERS = [...TRIGGERS, ...PER_CHECKLIST_TRIGGERS];
+
+/**
+ * Rows written to each checklist's task states on a connection. `generation` moves when the
+ * counts start again (a bulk write with the triggers set aside, or too many checklists kept):
+ * a value remembered under an earlier generation is stale whatever its checklist's count says.
+ */
+export interface ChecklistTaskWrites {
+  readonly byChecklist: Map<number, number>;
+  generation: number;
+}
+
+/** Checklists whose counts are kept before they start again (a few MB at most). */
+const MAX_CHECKLISTS_COUNTED = 100_000;
+
 const counts = new WeakMap<Db, Record<Family, number>>();
+const perChecklist = new WeakMap<Db, ChecklistTaskWrites>();
 
 /** Creates the counts and their triggers on a connection (store/open.ts, at open). */
 export function installWatches(db: Db): void {
@@ -104,27 +139,48 @@ export function installWatches(db: Db): void {
     for (let i = 0; i < FAMILY_NAMES.length; i++) if (((mask as number) >> i) & 1) written[FAMILY_NAMES[i]]++;
     return null;
   });
-  for (const t of TRIGGERS) db.exec(t.sql);
+  const tasks: ChecklistTaskWrites = { byChecklist: new Map(), generation: 0 };
+  const bump = (id: unknown) => {
+    if (typeof id !== 'number') return;
+    if (tasks.byChecklist.size >= MAX_CHECKLISTS_COUNTED && !tasks.byChecklist.has(id)) {
+      tasks.byChecklist.clear();
+      tasks.generation++;
+    }
+    tasks.byChecklist.set(id, (tasks.byChecklist.get(id) ?? 0) + 1);
+  };
+  db.function('wfe_checklist_tasks_written', { deterministic: false }, (a: unknown, b: unknown) => {
+    bump(a);
+    if (b !== a) bump(b);
+    return null;
+  });
+  for (const t of ALL_TRIGGERS) db.exec(t.sql);
   counts.set(db, written);
+  perChecklist.set(db, tasks);
 }
+
+/** The connection's per-checklist counts of task-state rows written, when it keeps them (opened by openDb). */
+export const checklistTaskWrites = (db: Db): ChecklistTaskWrites | undefined => perChecklist.get(db);
 
 /** The connection's family counts (rows written to each family's tables), when it keeps them (opened by openDb). */
 export const familyCounts = (db: Db): Readonly<Record<Family, number>> | undefined => counts.get(db);
 
 /**
- * Runs a bulk write with the family triggers set aside, then puts them back and moves every
- * family's count. A trigger makes each single-row INSERT journal the pages it touches for the
+ * Runs a bulk write with the family triggers set aside, then puts them back, moves every
+ * family's count and starts the per-checklist counts again (a new generation). A trigger makes each single-row INSERT journal the pages it touches for the
  * statement (SQLite's statement journal), which doubled the time to write a generated
  * workspace; what `fn` wrote is then covered by the counts moving once.
  */
 export function uncounted<T>(db: Db, fn: () => T): T {
   const written = counts.get(db);
   if (!written) return fn();
-  for (const t of TRIGGERS) db.exec(`DROP TRIGGER temp.${t.name}`);
+  for (const t of ALL_TRIGGERS) db.exec(`DROP TRIGGER temp.${t.name}`);
   try {
     return fn();
   } finally {
-    for (const t of TRIGGERS) db.exec(t.sql);
+    for (const t of ALL_TRIGGERS) db.exec(t.sql);
     for (const f of FAMILY_NAMES) written[f]++;
+    const tasks = perChecklist.get(db)!;
+    tasks.byChecklist.clear();
+    tasks.generation++;
   }
 }

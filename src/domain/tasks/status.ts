@@ -88,7 +88,7 @@ export function completeTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
     throw conflict(`The task cannot be completed yet: required fields are unanswered: ${missing.join(', ')}. Answer them through .../fields first.`);
   }
   const now = ctx.now();
-  setTaskComplete(ctx.db, t.task.id, now, opts.onBehalfOf ?? ctx.actor.member.id);
+  setTaskComplete(ctx.db, t.task, now, opts.onBehalfOf ?? ctx.actor.member.id);
   recordActivity(ctx, entry(t, 'task.completed', `${actorName(ctx)} completed the task.`));
   ctx.hooks.event?.(ctx, 'task_completed', { taskId: t.task.id });
   onTaskCompletionChanged(ctx, t, now);
@@ -113,7 +113,7 @@ export interface StepOptions {
 export function uncompleteTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'Complete') return taskView(ctx, t);
-  setTaskUncompleted(ctx.db, t.task.id);
+  setTaskUncompleted(ctx.db, t.task);
   recordActivity(ctx, entry(t, 'task.uncompleted', `${actorName(ctx)} marked the task as not complete.`));
   onTaskCompletionChanged(ctx, t, null);
   if (opts.settle !== false) refresh(ctx, t);
@@ -128,7 +128,7 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {
     throw conflict('The task is complete. Uncomplete it (DELETE .../complete) before marking it not applicable.');
   }
   const now = ctx.now();
-  setTaskNotApplicable(ctx.db, t.task.id, now, opts.onBehalfOf ?? ctx.actor.member.id);
+  setTaskNotApplicable(ctx.db, t.task, now, opts.onBehalfOf ?? ctx.actor.member.id);
   recordActivity(ctx, entry(t, 'task.notApplicable', `${actorName(ctx)} marked the task not applicable.`));
   refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));
@@ -138,7 +138,7 @@ export function markNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {
 export function clearNotApplicable(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   assertTaskRunnableOrHeading(ctx, t, 'A heading has no status.', false);
   if (t.task.status !== 'NotApplicable') return taskView(ctx, t);
-  clearTaskNotApplicable(ctx.db, t.task.id);
+  clearTaskNotApplicable(ctx.db, t.task);
   recordActivity(ctx, entry(t, 'task.notApplicableCleared', `${actorName(ctx)} cleared not applicable; the task is incomplete again.`));
   if (opts.settle !== false) refresh(ctx, t);
   return taskView(ctx, reload(ctx, t));

@@ -258,7 +258,7 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
       return !isAnswered(a.get(lc(f.id)));
     });
     if (missing.length) {
-      setTaskUncompleted(db, row.id);
+      setTaskUncompleted(db, row);
       recordActivity(ctx, {
         checklistId: c.id,
         taskId: row.id,
