@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
-import { PerChecklist } from '../src/store/per-checklist';
-import { uncounted } from '../src/store/watched-tables';
+import { KeyedMemo } from '../src/store/keyed-memo';
+import { TASK_ROW_COLUMNS, uncounted } from '../src/store/watched-tables';
 import { openDb, type Db } from '../src/store/open';
 import { resetToFixture } from '../src/platform/database';
-import { setTaskComplete, setTaskUncompleted, taskStatesOfChecklist, type TaskRow } from '../src/rows/tasks';
+import { checklistTaskByKey, setTaskComplete, setTaskUncompleted, taskById, taskStatesOfChecklist, type TaskRow } from '../src/rows/tasks';
 
 /** Ada's member row (the Admin's key acts as her). */
 const ADA = DEMO.members.ada;
@@ -45,11 +45,11 @@ function rolledBack(db: Db, fn: () => void): void {
 const checklistId = (db: Db, key: string) => (db.prepare('SELECT id FROM checklists WHERE key = ?').get(key) as { id: number }).id;
 const taskRow = (db: Db, checklist: number, key: string) => db.prepare('SELECT * FROM tasks WHERE checklist_id = ? AND key = ?').get(checklist, key) as TaskRow;
 /** The stored states, read afresh (not through the remembered list). */
-const storedStates = (db: Db, checklist: number) => db.prepare('SELECT key, is_heading, is_stop, status FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklist);
+const storedStates = (db: Db, checklist: number) => db.prepare('SELECT id, key, is_heading, is_stop, status FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklist);
 
 /** A value per checklist and how many times each checklist's was computed. */
 function probe(db: Db) {
-  const memo = new PerChecklist<number>(db);
+  const memo = new KeyedMemo<number>(db, 'checklistTasks');
   const computed = new Map<number, number>();
   return {
     read: (id: number) => memo.get(id, () => computed.set(id, (computed.get(id) ?? 0) + 1).get(id)!),
@@ -57,7 +57,7 @@ function probe(db: Db) {
   };
 }
 
-test('per checklist: a task status written on another checklist leaves a checklist\'s task states remembered; its own tasks\' status, order, kind, key, an insert and a delete each make them fresh; other columns do not', async () => {
+test('per checklist: a task status written on another checklist leaves a checklist\'s task states remembered; its own tasks\' status, order, kind, key, checklist, an insert and a delete each make them fresh; other columns, and a write that changes none, do not', async () => {
   const db = s.emu.db;
   const jane = checklistId(db, DEMO.janeDoe);
   const other = checklistId(db, await newChecklist(s, { name: 'Beside Jane' }));
@@ -70,18 +70,25 @@ test('per checklist: a task status written on another checklist leaves a checkli
     assert.equal(p.read(other), 2, 'its own status write: fresh');
     db.prepare('UPDATE tasks SET due_at = 1, name = name, grid_halted = 1 - grid_halted, stop_hidden = stop_hidden WHERE checklist_id = ?').run(jane);
     assert.equal(p.read(jane), 1, 'due date, name and the grid\'s flags are not what the states hold');
+    db.prepare('UPDATE tasks SET status = status, position = position WHERE checklist_id = ?').run(jane);
+    assert.equal(p.read(jane), 1, 'a write that leaves the states as they were');
     let n = 1;
-    for (const column of ['status', 'position', 'is_stop', 'is_heading', 'key', 'checklist_id']) {
-      db.prepare(`UPDATE tasks SET ${column} = ${column} WHERE checklist_id = ? AND key = ?`).run(jane, T.managerApproval);
-      assert.equal(p.read(jane), ++n, `after an update of tasks.${column}`);
+    for (const change of ["status = 'NotApplicable'", 'position = position + 100', 'is_stop = 1 - is_stop', 'is_heading = 1 - is_heading', "key = key || '-moved'"]) {
+      db.prepare(`UPDATE tasks SET ${change} WHERE checklist_id = ? AND key = ?`).run(jane, T.managerApproval);
+      assert.equal(p.read(jane), ++n, `after ${change}`);
     }
+    db.prepare(`UPDATE tasks SET checklist_id = ? WHERE checklist_id = ? AND key = ?`).run(other, jane, `${T.managerApproval}-moved`);
+    assert.equal(p.read(jane), ++n, 'after a task moved away');
+    assert.equal(p.read(other), 3, 'and onto the other checklist');
+    db.prepare(`UPDATE tasks SET checklist_id = ?, key = ? WHERE checklist_id = ? AND key = ?`).run(jane, T.managerApproval, other, `${T.managerApproval}-moved`);
+    assert.equal(p.read(jane), ++n, 'moved back');
     db.exec(`CREATE TEMP TABLE probe_tasks AS SELECT * FROM main.tasks WHERE checklist_id = ${jane}`);
     db.prepare('DELETE FROM tasks WHERE checklist_id = ? AND key = ?').run(jane, T.firstDayWelcome);
     assert.equal(p.read(jane), ++n, 'after a delete');
     db.prepare(`INSERT INTO main.tasks SELECT * FROM temp.probe_tasks WHERE key = ?`).run(T.firstDayWelcome);
     assert.equal(p.read(jane), ++n, 'after an insert');
     db.exec('DROP TABLE temp.probe_tasks');
-    assert.equal(p.read(other), 2, 'none of that was the other checklist\'s');
+    assert.equal(p.read(other), 4, 'nothing else was the other checklist\'s');
   });
   const n = p.computed(jane);
   assert.equal(p.read(jane), n + 1, 'after the rollback: nothing computed inside the transaction is answered');
@@ -218,4 +225,78 @@ test('4.3 complete and uncomplete the stop task on two checklists in turn (2.4 i
   } finally {
     await server.close();
   }
+});
+
+const storedRow = (db: Db, id: number) => db.prepare(`SELECT ${TASK_ROW_COLUMNS.join(', ')} FROM tasks WHERE id = ?`).get(id);
+
+test('a task\'s row is remembered until it is written (any column), and a status write hands over the row it left, equal to the stored row', () => {
+  const db = s.emu.db;
+  const jane = checklistId(db, DEMO.janeDoe);
+  rolledBack(db, () => {
+    const row = checklistTaskByKey(db, jane, T.managerApproval)!;
+    assert.equal(taskById(db, row.id), row, 'the same row, remembered');
+    assert.equal(checklistTaskByKey(db, jane, T.managerApproval.toUpperCase())!.id, row.id, 'another letter case finds it too');
+    db.prepare('UPDATE tasks SET due_at = 5 WHERE id != ? AND checklist_id = ?').run(row.id, jane);
+    assert.equal(taskById(db, row.id), row, 'other rows written: still remembered');
+    db.prepare('UPDATE tasks SET due_at = 7 WHERE id = ?').run(row.id);
+    const dated = taskById(db, row.id)!;
+    assert.notEqual(dated, row);
+    assert.equal(dated.due_at, 7, 'its own row written: read again');
+    setTaskComplete(db, dated, 11, ADA);
+    const done = taskById(db, row.id)!;
+    assert.deepEqual(done, storedRow(db, row.id), 'the row handed over is the stored one');
+    assert.equal(done.status, 'Complete');
+    assert.equal(done.completed_at, 11);
+    assert.equal(checklistTaskByKey(db, jane, T.managerApproval), done, 'found by key without a statement: the same object');
+    setTaskUncompleted(db, done);
+    assert.deepEqual(taskById(db, row.id), storedRow(db, row.id));
+  });
+  const row = checklistTaskByKey(db, jane, T.managerApproval)!;
+  assert.deepEqual(row, storedRow(db, row.id), 'after the rollback: the stored row');
+  assert.equal(row.status, 'Incomplete');
+});
+
+test('a status write whose statement also writes its own row (a trigger) is not handed over; a task deleted with its checklist is not found', async () => {
+  const db = s.emu.db;
+  const key = await newChecklist(s, { name: 'Deleted with its tasks' });
+  const c = checklistId(db, key);
+  rolledBack(db, () => {
+    db.exec(`CREATE TEMP TRIGGER probe_stamp AFTER UPDATE OF status ON main.tasks WHEN NEW.checklist_id = ${c}
+      BEGIN UPDATE main.tasks SET due_at = 42 WHERE id = NEW.id; END`);
+    const row = checklistTaskByKey(db, c, T.managerApproval)!;
+    setTaskComplete(db, row, 1, ADA);
+    const after = taskById(db, row.id)!;
+    assert.deepEqual(after, storedRow(db, row.id));
+    assert.equal(after.due_at, 42, 'what the trigger wrote is in it');
+  });
+  const row = checklistTaskByKey(db, c, T.managerApproval)!;
+  assert.equal(taskById(db, row.id), row);
+  taskStatesOfChecklist(db, c);
+  rolledBack(db, () => {
+    db.prepare('DELETE FROM checklists WHERE id = ?').run(c);
+    assert.equal(taskById(db, row.id), undefined, 'deleted by the cascade');
+    assert.equal(checklistTaskByKey(db, c, T.managerApproval), undefined);
+    assert.deepEqual(taskStatesOfChecklist(db, c), []);
+  });
+  assert.deepEqual(taskById(db, row.id), storedRow(db, row.id), 'back after the rollback');
+});
+
+test('a task row holds every column of tasks but the grid\'s two flags; writing only those flags (the stop task\'s halt, behind it) leaves the row remembered', () => {
+  const db = s.emu.db;
+  const columns = (db.prepare('PRAGMA main.table_info(tasks)').all() as { name: string }[]).map((c) => c.name);
+  assert.deepEqual(
+    columns.filter((c) => !(TASK_ROW_COLUMNS as readonly string[]).includes(c)),
+    ['grid_halted', 'stop_hidden'],
+    'a column added to tasks is read with the row (and watched), or named here as the grid\'s own',
+  );
+  const jane = checklistId(db, DEMO.janeDoe);
+  rolledBack(db, () => {
+    const behind = checklistTaskByKey(db, jane, T.firstDayWelcome)!;
+    assert.equal(taskById(db, behind.id), behind);
+    setTaskComplete(db, checklistTaskByKey(db, jane, T.managerApproval)!, 1, ADA);
+    assert.equal((db.prepare('SELECT grid_halted FROM tasks WHERE id = ?').get(behind.id) as { grid_halted: number }).grid_halted, 0, 'released behind the stop task');
+    assert.equal(taskById(db, behind.id), behind, 'its row as read is unchanged: still remembered');
+    db.prepare('UPDATE tasks SET name = name WHERE id = ?').run(behind.id);
+    assert.notEqual(taskById(db, behind.id), behind, 'any other column written: read again');
+  });
 });

@@ -1,7 +1,8 @@
 // Task rows as stored (schema.sql `tasks`): checklist tasks and standalone tasks alike, with
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
-import { PerChecklist } from '../store/per-checklist';
+import { KeyedMemo } from '../store/keyed-memo';
+import { TASK_ROW_COLUMNS } from '../store/watched-tables';
 import type { DocTask } from './template-document';
 
 export interface TaskRow {
@@ -27,19 +28,36 @@ export interface TaskRow {
   created_at: number;
 }
 
+// Remembered per task until its row is written (store/keyed-memo.ts; shared: callers only read
+// them); a status write below hands over the row it leaves, so the answer after it, and the next
+// request naming the task, read nothing again (two statements of every status write before).
+const rowsMemo = new WeakMap<Db, KeyedMemo<TaskRow | null>>();
+const rowsOn = (db: Db) => {
+  let m = rowsMemo.get(db);
+  if (!m) rowsMemo.set(db, (m = new KeyedMemo(db, 'taskRows')));
+  return m;
+};
+
+/** A task row's columns (not the grid's own flags: store/watched-tables.ts). */
+const ROW = TASK_ROW_COLUMNS.join(', ');
+
 export function taskById(db: Db, id: number): TaskRow | undefined {
-  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE id = ?').get(id);
+  return rowsOn(db).get(id, () => db.prepare<[number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE id = ?`).get(id) ?? null) ?? undefined;
 }
 
 /**
- * A checklist's task by its key, in any letter case. The key as stored is found through the
- * unique index; only another case compares every task key of the checklist without case.
+ * A checklist's task by its key, in any letter case. The key as stored is found in the
+ * checklist's remembered task states, or through the unique index; only another case compares
+ * every task key of the checklist without case.
  */
 export function checklistTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
-  return (
-    db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ?').get(checklistId, key) ??
-    db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key)
-  );
+  const known = statesOn(db).current(checklistId)?.value.find((t) => t.key === key);
+  if (known) return taskById(db, known.id);
+  const row =
+    db.prepare<[number, string], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ? AND key = ?`).get(checklistId, key) ??
+    db.prepare<[number, string], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE`).get(checklistId, key);
+  if (row) rowsOn(db).put(row.id, row);
+  return row;
 }
 
 /** A standalone task of the workspace by its key (attached or not). */
@@ -52,16 +70,16 @@ export function tasksOfChecklist(db: Db, checklistId: number): TaskRow[] {
   return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
 }
 
-/** What a checklist's status and halts are judged on (tasks/evaluate.ts): a task's key, kind and status. */
-export type TaskState = Pick<TaskRow, 'key' | 'is_heading' | 'is_stop' | 'status'>;
+/** What a checklist's status and halts are judged on (tasks/evaluate.ts): a task's key, kind and status; and its row's id. */
+export type TaskState = Pick<TaskRow, 'id' | 'key' | 'is_heading' | 'is_stop' | 'status'>;
 
-// Remembered per checklist until one of its tasks' states is written (store/per-checklist.ts);
+// Remembered per checklist until one of its tasks' states is written (store/keyed-memo.ts);
 // a status write below hands over the list it leaves, so the status refresh and the answer after
 // it read nothing again (measured: 1.5 reads of ~14 us per status write before).
-const statesMemo = new WeakMap<Db, PerChecklist<readonly TaskState[]>>();
+const statesMemo = new WeakMap<Db, KeyedMemo<readonly TaskState[]>>();
 const statesOn = (db: Db) => {
   let m = statesMemo.get(db);
-  if (!m) statesMemo.set(db, (m = new PerChecklist(db)));
+  if (!m) statesMemo.set(db, (m = new KeyedMemo(db, 'checklistTasks')));
   return m;
 };
 
@@ -71,20 +89,8 @@ const statesOn = (db: Db) => {
  */
 export function taskStatesOfChecklist(db: Db, checklistId: number): readonly TaskState[] {
   return statesOn(db).get(checklistId, () =>
-    db.prepare<[number], TaskState>('SELECT key, is_heading, is_stop, status FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId),
+    db.prepare<[number], TaskState>('SELECT id, key, is_heading, is_stop, status FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId),
   );
-}
-
-/** The task a status write changes: its row id, and where its state sits in its checklist's list. */
-export type StatusTarget = Pick<TaskRow, 'id' | 'checklist_id' | 'key'>;
-
-/** Runs a status UPDATE of one task and hands its checklist's task states the status it left. */
-function writeStatus(db: Db, task: StatusTarget, status: NonNullable<TaskState['status']>, update: () => { changes: number }): void {
-  const c = task.checklist_id;
-  const before = c === null ? undefined : statesOn(db).current(c);
-  const { changes } = update();
-  if (c === null || changes !== 1) return;
-  statesOn(db).afterOwnWrite(c, before, 1, (list) => list.map((s) => (s.key === task.key ? { ...s, status } : s)));
 }
 
 /** Standalone tasks attached to a checklist, oldest first. */
@@ -98,27 +104,45 @@ export function countTasksAttachedTo(db: Db, checklistId: number): number {
 
 // ── status (spec v3 3) ─────────────────────────────────────────────────────────
 
+/** The task a status write changes, as read before it. */
+export type StatusTarget = TaskRow;
+
+/**
+ * Runs a status UPDATE of one task (`set`: every column it sets, with the values it sets) and
+ * hands over what it left: the task's row, and its checklist's task states.
+ */
+function writeStatus(db: Db, task: StatusTarget, set: Pick<TaskRow, 'status'> & Partial<TaskRow>, update: () => { changes: number }): void {
+  const c = task.checklist_id;
+  const states = c === null ? undefined : statesOn(db).current(c);
+  const row = rowsOn(db).current(task.id);
+  if (update().changes !== 1) return;
+  if (c !== null) statesOn(db).afterOwnWrite(c, states, 1, (list) => list.map((t) => (t.id === task.id ? { ...t, status: set.status } : t)));
+  rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : { ...r, ...set }));
+}
+
 export function setTaskComplete(db: Db, task: StatusTarget, at: number, by: number): void {
-  writeStatus(db, task, 'Complete', () =>
+  writeStatus(db, task, { status: 'Complete', completed_at: at, completed_by: by, not_applicable_at: null, not_applicable_by: null }, () =>
     db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(at, by, task.id),
   );
 }
 
 /** Complete → Incomplete. */
 export function setTaskUncompleted(db: Db, task: StatusTarget): void {
-  writeStatus(db, task, 'Incomplete', () => db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(task.id));
+  writeStatus(db, task, { status: 'Incomplete', completed_at: null, completed_by: null }, () =>
+    db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(task.id),
+  );
 }
 
 /** Not applicable stamps a completion time too, and names nobody as completer (spec v3 3). */
 export function setTaskNotApplicable(db: Db, task: StatusTarget, at: number, by: number): void {
-  writeStatus(db, task, 'NotApplicable', () =>
+  writeStatus(db, task, { status: 'NotApplicable', not_applicable_at: at, not_applicable_by: by, completed_at: at, completed_by: null }, () =>
     db.prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?").run(at, by, at, task.id),
   );
 }
 
 /** NotApplicable → Incomplete. */
 export function clearTaskNotApplicable(db: Db, task: StatusTarget): void {
-  writeStatus(db, task, 'Incomplete', () =>
+  writeStatus(db, task, { status: 'Incomplete', not_applicable_at: null, not_applicable_by: null, completed_at: null }, () =>
     db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(task.id),
   );
 }

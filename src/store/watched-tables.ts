@@ -94,42 +94,74 @@ const TRIGGERS = (() => {
   );
 })();
 
-/**
- * What a checklist's tasks are, in order, with their kinds and statuses (rows/tasks.ts
- * taskStatesOfChecklist): the rows written to them are counted per checklist, not per table, so a
- * status write to one checklist leaves what the others' tasks are remembered
- * (store/per-checklist.ts), and its writer can hand over the state it left.
- */
-const CHECKLIST_TASK_COLUMNS = ['key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] as const;
+// Counted per row, not per table: what a checklist's tasks are, in order, with their kinds and
+// statuses (rows/tasks.ts taskStatesOfChecklist), per checklist; and each task row, per task. A
+// status write to one checklist then leaves what the others' tasks are remembered
+// (store/keyed-memo.ts), and its writer can hand over the state it left.
+// One trigger per event on tasks calls one function with everything both counts need: the old
+// and new row ids and checklists, and whether the row's state (key, kind, status, order,
+// checklist) really changed.
+const STATE_CHANGED = ['key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'].map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 
-const PER_CHECKLIST_TRIGGERS = (
+/**
+ * The columns of a task row as rows/tasks.ts reads and remembers it: every column but the two the
+ * Tasks grid keeps for itself (grid_halted, stop_hidden, written by schema triggers and
+ * stop-visibility), so a stop task's status write, which moves the grid's flags on the tasks
+ * behind it, leaves their remembered rows standing (the update trigger watches these columns only).
+ */
+export const TASK_ROW_COLUMNS = [
+  'id', 'key', 'workspace_id', 'checklist_id', 'attached_checklist_id', 'position', 'name', 'description', 'is_heading', 'is_stop', 'status',
+  'completed_at', 'completed_by', 'not_applicable_at', 'not_applicable_by', 'due_at', 'due_is_manual', 'is_assigned_exclusively', 'raised_by', 'created_at',
+] as const;
+
+const TASK_TRIGGERS = (
   [
-    ['insert', 'INSERT', 'NEW.checklist_id IS NOT NULL', 'NEW.checklist_id, NULL'],
-    ['delete', 'DELETE', 'OLD.checklist_id IS NOT NULL', 'OLD.checklist_id, NULL'],
-    ['update', `UPDATE OF ${CHECKLIST_TASK_COLUMNS.join(', ')}`, 'OLD.checklist_id IS NOT NULL OR NEW.checklist_id IS NOT NULL', 'OLD.checklist_id, NEW.checklist_id'],
+    ['insert', 'INSERT', 'NEW.id, NULL, NEW.checklist_id, NULL, 1'],
+    ['delete', 'DELETE', 'OLD.id, NULL, OLD.checklist_id, NULL, 1'],
+    ['update', `UPDATE OF ${TASK_ROW_COLUMNS.join(', ')}`, `OLD.id, NEW.id, OLD.checklist_id, NEW.checklist_id, ${STATE_CHANGED}`],
   ] as const
-).map(([event, on, when, args]) => {
-  const name = `checklist_tasks_written_${event}`;
-  return { name, sql: `CREATE TEMP TRIGGER ${name} AFTER ${on} ON main.tasks WHEN ${when} BEGIN SELECT wfe_checklist_tasks_written(${args}); END` };
+).map(([event, on, args]) => {
+  const name = `tasks_written_${event}`;
+  return { name, sql: `CREATE TEMP TRIGGER ${name} AFTER ${on} ON main.tasks BEGIN SELECT wfe_tasks_written(${args}); END` };
 });
 
-const ALL_TRIGGERS = [...TRIGGERS, ...PER_CHECKLIST_TRIGGERS];
+const ALL_TRIGGERS = [...TRIGGERS, ...TASK_TRIGGERS];
 
 /**
- * Rows written to each checklist's task states on a connection. `generation` moves when the
- * counts start again (a bulk write with the triggers set aside, or too many checklists kept):
- * a value remembered under an earlier generation is stale whatever its checklist's count says.
+ * Rows written per key (a checklist's task states, or a task's row) on a connection.
+ * `generation` moves when the counts start again (a bulk write with the triggers set aside, or
+ * too many keys kept): a value remembered under an earlier generation is stale whatever its
+ * key's count says.
  */
-export interface ChecklistTaskWrites {
-  readonly byChecklist: Map<number, number>;
+export interface KeyedWrites {
+  readonly byKey: Map<number, number>;
   generation: number;
 }
 
-/** Checklists whose counts are kept before they start again (a few MB at most). */
-const MAX_CHECKLISTS_COUNTED = 100_000;
+/** Keys whose counts are kept before they start again (a few MB at most). */
+const MAX_KEYS_COUNTED = 100_000;
+
+function keyedWrites(): KeyedWrites & { bump: (key: unknown) => void; restart: () => void } {
+  const w = {
+    byKey: new Map<number, number>(),
+    generation: 0,
+    bump(key: unknown) {
+      if (typeof key !== 'number') return;
+      if (w.byKey.size >= MAX_KEYS_COUNTED && !w.byKey.has(key)) w.restart();
+      w.byKey.set(key, (w.byKey.get(key) ?? 0) + 1);
+    },
+    restart() {
+      w.byKey.clear();
+      w.generation++;
+    },
+  };
+  return w;
+}
+
+type TaskWrites = Record<'checklistTasks' | 'taskRows', ReturnType<typeof keyedWrites>>;
 
 const counts = new WeakMap<Db, Record<Family, number>>();
-const perChecklist = new WeakMap<Db, ChecklistTaskWrites>();
+const taskWrites = new WeakMap<Db, TaskWrites>();
 
 /** Creates the counts and their triggers on a connection (store/open.ts, at open). */
 export function installWatches(db: Db): void {
@@ -139,34 +171,32 @@ export function installWatches(db: Db): void {
     for (let i = 0; i < FAMILY_NAMES.length; i++) if (((mask as number) >> i) & 1) written[FAMILY_NAMES[i]]++;
     return null;
   });
-  const tasks: ChecklistTaskWrites = { byChecklist: new Map(), generation: 0 };
-  const bump = (id: unknown) => {
-    if (typeof id !== 'number') return;
-    if (tasks.byChecklist.size >= MAX_CHECKLISTS_COUNTED && !tasks.byChecklist.has(id)) {
-      tasks.byChecklist.clear();
-      tasks.generation++;
-    }
-    tasks.byChecklist.set(id, (tasks.byChecklist.get(id) ?? 0) + 1);
-  };
-  db.function('wfe_checklist_tasks_written', { deterministic: false }, (a: unknown, b: unknown) => {
-    bump(a);
-    if (b !== a) bump(b);
+  const tasks: TaskWrites = { checklistTasks: keyedWrites(), taskRows: keyedWrites() };
+  db.function('wfe_tasks_written', { deterministic: false }, (oldId: unknown, newId: unknown, oldChecklist: unknown, newChecklist: unknown, stateChanged: unknown) => {
+    tasks.taskRows.bump(oldId);
+    if (newId !== oldId) tasks.taskRows.bump(newId);
+    if (!stateChanged) return null;
+    tasks.checklistTasks.bump(oldChecklist);
+    if (newChecklist !== oldChecklist) tasks.checklistTasks.bump(newChecklist);
     return null;
   });
   for (const t of ALL_TRIGGERS) db.exec(t.sql);
   counts.set(db, written);
-  perChecklist.set(db, tasks);
+  taskWrites.set(db, tasks);
 }
 
-/** The connection's per-checklist counts of task-state rows written, when it keeps them (opened by openDb). */
-export const checklistTaskWrites = (db: Db): ChecklistTaskWrites | undefined => perChecklist.get(db);
+/**
+ * The connection's counts of rows written per key, when it keeps them (opened by openDb):
+ * `checklistTasks` by checklist id (a change to what its tasks are), `taskRows` by task id.
+ */
+export const keyedTaskWrites = (db: Db, which: keyof TaskWrites): KeyedWrites | undefined => taskWrites.get(db)?.[which];
 
 /** The connection's family counts (rows written to each family's tables), when it keeps them (opened by openDb). */
 export const familyCounts = (db: Db): Readonly<Record<Family, number>> | undefined => counts.get(db);
 
 /**
  * Runs a bulk write with the family triggers set aside, then puts them back, moves every
- * family's count and starts the per-checklist counts again (a new generation). A trigger makes each single-row INSERT journal the pages it touches for the
+ * family's count and starts the per-row counts again (a new generation). A trigger makes each single-row INSERT journal the pages it touches for the
  * statement (SQLite's statement journal), which doubled the time to write a generated
  * workspace; what `fn` wrote is then covered by the counts moving once.
  */
@@ -179,8 +209,8 @@ export function uncounted<T>(db: Db, fn: () => T): T {
   } finally {
     for (const t of ALL_TRIGGERS) db.exec(t.sql);
     for (const f of FAMILY_NAMES) written[f]++;
-    const tasks = perChecklist.get(db)!;
-    tasks.byChecklist.clear();
-    tasks.generation++;
+    const tasks = taskWrites.get(db)!;
+    tasks.checklistTasks.restart();
+    tasks.taskRows.restart();
   }
 }
