@@ -1,5 +1,6 @@
 // Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
 import type { Db } from '../store/open';
+import { rememberedBy } from '../store/versioned';
 
 export interface ChecklistRow {
   id: number;
@@ -30,8 +31,16 @@ export function checklistById(db: Db, id: number): ChecklistRow | undefined {
 /** What a checklist's status refresh reads of it (tasks/status.ts). */
 export type ChecklistRunRow = Pick<ChecklistRow, 'id' | 'status' | 'template_id' | 'template_version'>;
 
+// Remembered under the checklists family (store/watched-tables.ts): a task's status write
+// writes no checklist row unless it completes or reopens the checklist.
+const runRowOf = rememberedBy<number, ChecklistRunRow | null>(
+  'checklists',
+  (db, id) => db.prepare<[number], ChecklistRunRow>('SELECT id, status, template_id, template_version FROM checklists WHERE id = ?').get(id) ?? null,
+);
+
+/** Shared: callers only read it. */
 export function checklistRunById(db: Db, id: number): ChecklistRunRow | undefined {
-  return db.prepare<[number], ChecklistRunRow>('SELECT id, status, template_id, template_version FROM checklists WHERE id = ?').get(id);
+  return runRowOf(db, id) ?? undefined;
 }
 
 /** A checklist of the workspace by its key (a GUID, compared without case). */

@@ -108,42 +108,59 @@ export function countTasksAttachedTo(db: Db, checklistId: number): number {
 export type StatusTarget = TaskRow;
 
 /**
- * Runs a status UPDATE of one task (`set`: every column it sets, with the values it sets) and
- * hands over what it left: the task's row, and its checklist's task states.
+ * Runs a status UPDATE of one task and hands over what it left: the task's row (`patch`: the
+ * row read before it, with every column the UPDATE sets, as it sets them), and its checklist's
+ * task states.
  */
-function writeStatus(db: Db, task: StatusTarget, set: Pick<TaskRow, 'status'> & Partial<TaskRow>, update: () => { changes: number }): void {
+function writeStatus(db: Db, task: StatusTarget, status: NonNullable<TaskRow['status']>, patch: (row: TaskRow) => TaskRow, update: () => { changes: number }): void {
   const c = task.checklist_id;
   const states = c === null ? undefined : statesOn(db).current(c);
   const row = rowsOn(db).current(task.id);
   if (update().changes !== 1) return;
-  if (c !== null) statesOn(db).afterOwnWrite(c, states, 1, (list) => list.map((t) => (t.id === task.id ? { ...t, status: set.status } : t)));
-  rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : { ...r, ...set }));
+  if (c !== null) statesOn(db).afterOwnWrite(c, states, 1, (list) => list.map((t) => (t.id === task.id ? { ...t, status } : t)));
+  rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : patch(r)));
 }
 
 export function setTaskComplete(db: Db, task: StatusTarget, at: number, by: number): void {
-  writeStatus(db, task, { status: 'Complete', completed_at: at, completed_by: by, not_applicable_at: null, not_applicable_by: null }, () =>
-    db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(at, by, task.id),
+  writeStatus(
+    db,
+    task,
+    'Complete',
+    (r) => ({ ...r, status: 'Complete', completed_at: at, completed_by: by, not_applicable_at: null, not_applicable_by: null }),
+    () => db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(at, by, task.id),
   );
 }
 
 /** Complete → Incomplete. */
 export function setTaskUncompleted(db: Db, task: StatusTarget): void {
-  writeStatus(db, task, { status: 'Incomplete', completed_at: null, completed_by: null }, () =>
-    db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(task.id),
+  writeStatus(
+    db,
+    task,
+    'Incomplete',
+    (r) => ({ ...r, status: 'Incomplete', completed_at: null, completed_by: null }),
+    () => db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(task.id),
   );
 }
 
 /** Not applicable stamps a completion time too, and names nobody as completer (spec v3 3). */
 export function setTaskNotApplicable(db: Db, task: StatusTarget, at: number, by: number): void {
-  writeStatus(db, task, { status: 'NotApplicable', not_applicable_at: at, not_applicable_by: by, completed_at: at, completed_by: null }, () =>
-    db.prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?").run(at, by, at, task.id),
+  writeStatus(
+    db,
+    task,
+    'NotApplicable',
+    (r) => ({ ...r, status: 'NotApplicable', not_applicable_at: at, not_applicable_by: by, completed_at: at, completed_by: null }),
+    () => db.prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?").run(at, by, at, task.id),
   );
 }
 
 /** NotApplicable → Incomplete. */
 export function clearTaskNotApplicable(db: Db, task: StatusTarget): void {
-  writeStatus(db, task, { status: 'Incomplete', not_applicable_at: null, not_applicable_by: null, completed_at: null }, () =>
-    db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(task.id),
+  writeStatus(
+    db,
+    task,
+    'Incomplete',
+    (r) => ({ ...r, status: 'Incomplete', not_applicable_at: null, not_applicable_by: null, completed_at: null }),
+    () => db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(task.id),
   );
 }
 

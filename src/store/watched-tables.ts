@@ -49,8 +49,8 @@ export const FAMILIES = {
    */
   answers: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
   /**
-   * rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist): a checklist's
-   * row; domain/webhooks/matching.ts: a checklist's template key (templates are never deleted and
+   * rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist) and
+   * checklistRunById (the status refresh): a checklist's row; domain/webhooks/matching.ts: a checklist's template key (templates are never deleted and
    * keys never change, so only the checklist's row matters).
    */
   checklists: [{ table: 'checklists' }],
