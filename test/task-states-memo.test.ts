@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
+import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
 import { KeyedMemo } from '../src/store/keyed-memo';
 import { TASK_ROW_COLUMNS, uncounted } from '../src/store/watched-tables';
@@ -298,5 +298,28 @@ test('a task row holds every column of tasks but the grid\'s two flags; writing 
     assert.equal(taskById(db, behind.id), behind, 'its row as read is unchanged: still remembered');
     db.prepare('UPDATE tasks SET name = name WHERE id = ?').run(behind.id);
     assert.notEqual(taskById(db, behind.id), behind, 'any other column written: read again');
+  });
+});
+
+test('a second process writing to the same database file (wfe mcp --db F beside the server) between the server\'s status writes: 4.3 and 2.4 answers follow what it wrote', async () => {
+  await besideOneFile(async (served, other) => {
+    const c = await newChecklist(served, { name: 'Shared file' });
+    const read = async (task: string) => (await served.api(KEYS.admin, 'GET', taskPath(c, task))).body;
+    const done = await served.api(KEYS.admin, 'POST', taskPath(c, T.managerApproval, '/complete'));
+    assert.equal(done.body.status, 'Complete', done.text);
+    assert.equal((await read(T.firstDayWelcome)).isCurrentlyHalted, false, 'released by the server\'s own write');
+    const reopened = await callTool(other, 'uncomplete_task', { checklistKey: c, taskKey: T.managerApproval });
+    assert.equal(reopened.isError, false, reopened.text);
+    assert.equal((await read(T.managerApproval)).status, 'Incomplete', 'the task row the other process wrote');
+    assert.equal((await read(T.firstDayWelcome)).isCurrentlyHalted, true, 'the task states it wrote: halted again');
+    const again = await served.api(KEYS.admin, 'POST', taskPath(c, T.managerApproval, '/complete'));
+    assert.equal(again.body.status, 'Complete');
+    assert.notEqual(again.body.completedDateTime, undefined);
+    const na = await callTool(other, 'uncomplete_task', { checklistKey: c, taskKey: T.managerApproval });
+    assert.equal(na.isError, false, na.text);
+    const back = await served.api(KEYS.admin, 'DELETE', taskPath(c, T.managerApproval, '/complete'));
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.status, 'Incomplete', 'a repeat of what the other process did, answered from the stored row');
+    assert.equal((await read(T.firstDayWelcome)).isCurrentlyHalted, true);
   });
 });

@@ -104,15 +104,12 @@ export function countTasksAttachedTo(db: Db, checklistId: number): number {
 
 // ── status (spec v3 3) ─────────────────────────────────────────────────────────
 
-/** The task a status write changes, as read before it. */
-export type StatusTarget = TaskRow;
-
 /**
  * Runs a status UPDATE of one task and hands over what it left: the task's row (`patch`: the
  * row read before it, with every column the UPDATE sets, as it sets them), and its checklist's
  * task states.
  */
-function writeStatus(db: Db, task: StatusTarget, status: NonNullable<TaskRow['status']>, patch: (row: TaskRow) => TaskRow, update: () => { changes: number }): void {
+function writeStatus(db: Db, task: TaskRow, status: NonNullable<TaskRow['status']>, patch: (row: TaskRow) => TaskRow, update: () => { changes: number }): void {
   const c = task.checklist_id;
   const states = c === null ? undefined : statesOn(db).current(c);
   const row = rowsOn(db).current(task.id);
@@ -121,7 +118,7 @@ function writeStatus(db: Db, task: StatusTarget, status: NonNullable<TaskRow['st
   rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : patch(r)));
 }
 
-export function setTaskComplete(db: Db, task: StatusTarget, at: number, by: number): void {
+export function setTaskComplete(db: Db, task: TaskRow, at: number, by: number): void {
   writeStatus(
     db,
     task,
@@ -132,7 +129,7 @@ export function setTaskComplete(db: Db, task: StatusTarget, at: number, by: numb
 }
 
 /** Complete → Incomplete. */
-export function setTaskUncompleted(db: Db, task: StatusTarget): void {
+export function setTaskUncompleted(db: Db, task: TaskRow): void {
   writeStatus(
     db,
     task,
@@ -143,7 +140,7 @@ export function setTaskUncompleted(db: Db, task: StatusTarget): void {
 }
 
 /** Not applicable stamps a completion time too, and names nobody as completer (spec v3 3). */
-export function setTaskNotApplicable(db: Db, task: StatusTarget, at: number, by: number): void {
+export function setTaskNotApplicable(db: Db, task: TaskRow, at: number, by: number): void {
   writeStatus(
     db,
     task,
@@ -154,7 +151,7 @@ export function setTaskNotApplicable(db: Db, task: StatusTarget, at: number, by:
 }
 
 /** NotApplicable → Incomplete. */
-export function clearTaskNotApplicable(db: Db, task: StatusTarget): void {
+export function clearTaskNotApplicable(db: Db, task: TaskRow): void {
   writeStatus(
     db,
     task,
