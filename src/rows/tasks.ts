@@ -1,7 +1,7 @@
 // Task rows as stored (schema.sql `tasks`): checklist tasks and standalone tasks alike, with
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
-import { KeyedMemo } from '../store/keyed-memo';
+import { keyedMemoOf } from '../store/keyed-memo';
 import { TASK_ROW_COLUMNS } from '../store/watched-tables';
 import type { DocTask } from './template-document';
 
@@ -31,12 +31,7 @@ export interface TaskRow {
 // Remembered per task until its row is written (store/keyed-memo.ts; shared: callers only read
 // them); a status write below hands over the row it leaves, so the answer after it, and the next
 // request naming the task, read nothing again (two statements of every status write before).
-const rowsMemo = new WeakMap<Db, KeyedMemo<TaskRow | null>>();
-const rowsOn = (db: Db) => {
-  let m = rowsMemo.get(db);
-  if (!m) rowsMemo.set(db, (m = new KeyedMemo(db, 'taskRows')));
-  return m;
-};
+const rowsOn = keyedMemoOf<TaskRow | null>('taskRows');
 
 /** A task row's columns (not the grid's own flags: store/watched-tables.ts). */
 const ROW = TASK_ROW_COLUMNS.join(', ');
@@ -76,12 +71,7 @@ export type TaskState = Pick<TaskRow, 'id' | 'key' | 'is_heading' | 'is_stop' | 
 // Remembered per checklist until one of its tasks' states is written (store/keyed-memo.ts);
 // a status write below hands over the list it leaves, so the status refresh and the answer after
 // it read nothing again (measured: 1.5 reads of ~14 us per status write before).
-const statesMemo = new WeakMap<Db, KeyedMemo<readonly TaskState[]>>();
-const statesOn = (db: Db) => {
-  let m = statesMemo.get(db);
-  if (!m) statesMemo.set(db, (m = new KeyedMemo(db, 'checklistTasks')));
-  return m;
-};
+const statesOn = keyedMemoOf<readonly TaskState[]>('checklistTasks');
 
 /**
  * A checklist's own tasks in checklist order, only what TaskState holds (measured: the whole

@@ -91,7 +91,17 @@ export class KeyedMemo<V> {
   afterOwnWrite(key: number, before: Held<V> | undefined, rows: number, next: (value: V) => V): void {
     if (!before || !this.usable()) return;
     const now = this.stamp(key);
-    if (now.n !== before.n + rows || now.generation !== before.generation || now.rollbacks !== before.rollbacks || now.version !== before.version) return;
+    if (!same(now, { ...before, n: before.n + rows })) return;
     this.keep(key, { value: next(before.value), ...now });
   }
+}
+
+/** One KeyedMemo per connection, made on its first use, counted by `counted`. */
+export function keyedMemoOf<V>(counted: Parameters<typeof keyedTaskWrites>[1]): (db: Db) => KeyedMemo<V> {
+  const memos = new WeakMap<Db, KeyedMemo<V>>();
+  return (db) => {
+    let m = memos.get(db);
+    if (!m) memos.set(db, (m = new KeyedMemo<V>(db, counted)));
+    return m;
+  };
 }

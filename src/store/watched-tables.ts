@@ -50,8 +50,9 @@ export const FAMILIES = {
   answers: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
   /**
    * rows/checklists.ts checklistByKey (domain/checklist-lookup.ts findChecklist) and
-   * checklistRunById (the status refresh): a checklist's row; domain/webhooks/matching.ts: a checklist's template key (templates are never deleted and
-   * keys never change, so only the checklist's row matters).
+   * checklistRunById (the status refresh): a checklist's row; domain/webhooks/matching.ts: a
+   * checklist's template key (templates are never deleted and keys never change, so only the
+   * checklist's row matters).
    */
   checklists: [{ table: 'checklists' }],
   /** rows/webhooks.ts activeWebhooksFor: a workspace's active subscriptions. */
@@ -196,9 +197,10 @@ export const familyCounts = (db: Db): Readonly<Record<Family, number>> | undefin
 
 /**
  * Runs a bulk write with the family triggers set aside, then puts them back, moves every
- * family's count and starts the per-row counts again (a new generation). A trigger makes each single-row INSERT journal the pages it touches for the
- * statement (SQLite's statement journal), which doubled the time to write a generated
- * workspace; what `fn` wrote is then covered by the counts moving once.
+ * family's count and starts the per-row counts again (a new generation). A trigger makes each
+ * single-row INSERT journal the pages it touches for the statement (SQLite's statement journal),
+ * which doubled the time to write a generated workspace; what `fn` wrote is then covered by the
+ * counts moving once.
  */
 export function uncounted<T>(db: Db, fn: () => T): T {
   const written = counts.get(db);
