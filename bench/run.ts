@@ -9,6 +9,7 @@ import { buildBigDatabase } from './big-db';
 import { dataSetBench } from './data-sets';
 import { upgradeBench } from './upgrades';
 import { instanceRows } from './instances';
+import { mcpToolsRows } from './mcp-tools';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -505,6 +506,12 @@ async function main(): Promise<void> {
     process.stdout.write(table(rows) + '\n');
     return;
   }
+  // BENCH_ONLY=mcp-tools: the tools/list rows alone (bench/mcp-tools.ts).
+  if (process.env.BENCH_ONLY === 'mcp-tools') {
+    if (!process.env.WFE_BENCH_BUNDLE && !existsSync(join(ROOT, 'dist', 'wfe.cjs'))) spawnSync(process.execPath, ['build.mjs', '--bundle-only'], { cwd: ROOT, stdio: 'inherit' });
+    process.stdout.write(table(await mcpToolsRows(ROOT)) + '\n');
+    return;
+  }
   // BENCH_ONLY=startup: the start-up, reset and MCP rows alone, with their yardsticks (node -e 0, the SDK's server).
   if (process.env.BENCH_ONLY === 'startup') {
     ensureBuilt();
@@ -641,6 +648,7 @@ async function main(): Promise<void> {
     if (complete && uncomplete) rows.push(...(await writeClasses(emu.url, emu.child.pid!, complete.path, base)));
 
     rows.push(...(await mcpStdio(2000)));
+    rows.push(...(await mcpToolsRows(ROOT)));
     rows.push(await resetTimes(emu.url, 100, true));
     rows.push(await resetTimes(emu.url, 30, false));
     rows.push({ name: 'RSS of the emulator serving the demo fixture, at rest after start', note: `${idleRss} MB`, target: '< 100 MB', met: idleRss < 100 });

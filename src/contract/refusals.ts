@@ -14,6 +14,12 @@ const ALWAYS: Refusal[] = [
   '429 RATE_LIMIT_EXCEEDED',
 ];
 
+/**
+ * The refusals any call may give whatever the tool (the path's own, and a write's body limit
+ * and lock wait): MCP names them once, in the server's instructions, not in every tool (docs/mcp.md).
+ */
+export const SHARED_REFUSALS: ReadonlySet<string> = new Set<string>([...ALWAYS, '413 PAYLOAD_TOO_LARGE', '503 DATABASE_BUSY']);
+
 export function derivedRefusals(op: Operation): Refusal[] {
   const out = [...ALWAYS];
   if (op.method !== 'GET') out.push('413 PAYLOAD_TOO_LARGE');
