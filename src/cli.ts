@@ -123,8 +123,17 @@ export function buildProgram(): Command {
     .addOption(new Option('--host <host>', 'host of the wfe serve whose addresses links carry').env('WFE_HOST').default('127.0.0.1'))
     .addOption(new Option('--port-us <port>', 'US port of the wfe serve whose addresses links carry').env('WFE_PORT_US').argParser(port).default(8787))
     .addOption(new Option('--port-eu <port>', 'EU port of the wfe serve whose addresses links carry').env('WFE_PORT_EU').argParser(port).default(8788))
-    .action(async (o) => {
-      const [{ createEmulator }, { serveStdio }, { hostForUrl }] = await Promise.all([import('./start'), import('./transports/mcp/stdio'), import('./transports/http/server')]);
+    // Narrowing (docs/mcp.md): what the agent may see and call; a tool left out is an unknown tool.
+    .option('--read-only', 'list and allow only the tools annotated read-only')
+    .option('--tools <names>', 'list and allow only these tools (comma-separated)')
+    .option('--toolsets <names>', 'list and allow only these groups of tools (comma-separated): tasks, checklists, templates, people, my-work, data-sets, schedules, webhooks')
+    .action(async (o, cmd: Command) => {
+      const [{ createEmulator }, { serveStdio }, { hostForUrl }, { parseNarrowing }] = await Promise.all([
+        import('./start'),
+        import('./transports/mcp/stdio'),
+        import('./transports/http/server'),
+        import('./transports/mcp/narrowing'),
+      ]);
       const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
       const { emu } = createEmulator({
         db: o.db,
@@ -134,7 +143,14 @@ export function buildProgram(): Command {
         baseUrls: { US: base(o.portUs, 8787), EU: base(o.portEu, 8788) },
         log: (l) => process.stderr.write(l + '\n'),
       });
-      const close = await serveStdio(emu, o.key);
+      let narrowing;
+      try {
+        narrowing = parseNarrowing({ readOnly: o.readOnly, tools: o.tools, toolsets: o.toolsets }, { readOnly: '--read-only', tools: '--tools', toolsets: '--toolsets' }, emu.table.toolsByName);
+      } catch (e) {
+        await emu.close();
+        cmd.error(`error: ${e instanceof Error ? e.message : String(e)}`, { exitCode: 2, code: 'wfe.mcp.narrowing' });
+      }
+      const close = await serveStdio(emu, o.key, undefined, narrowing);
       const stop = async () => {
         await close();
         await emu.close();

@@ -95,7 +95,10 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   refuseFirst?: (ctx: Ctx, raw: Record<string, unknown>) => void;
   /** Success status when the handler returns plain data; 204 means no body. */
   status?: number;
-  /** The MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). */
+  /**
+   * Whether the MCP tool takes `idempotencyKey` as an argument (spec v3 4.6 rule 4). Default:
+   * every write tool that is not read-only does (src/contract/tool.ts `takesIdempotencyKey`).
+   */
   idempotencyArg?: boolean;
   /**
    * A write whose call changed no row is a read: it has no effect outside the database, and the

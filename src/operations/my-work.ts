@@ -178,7 +178,6 @@ export const myWorkOperations = [
     annotations: CREATE,
     actor: 'member',
     status: 201,
-    idempotencyArg: true,
     handler: (ctx, input) => createView(ctx, input),
   }),
   myWorkOperation({
@@ -195,6 +194,7 @@ export const myWorkOperations = [
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
     annotations: REPLACE,
     actor: 'member',
+    idempotencyArg: false, // spec v3 4.6: "the other arguments of create except idempotencyKey"
     handler: (ctx, input) => updateView(ctx, input.viewKey, input),
   }),
   myWorkOperation({

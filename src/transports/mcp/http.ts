@@ -12,6 +12,7 @@ import { createMcpServer } from './server';
 import { callTool } from './tools';
 import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
+import { narrowingOfRequest, type ToolNarrowing } from './narrowing';
 
 import { JSON_TYPE } from '../web/respond';
 
@@ -28,6 +29,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   }
   let principal: Principal;
   let body: unknown;
+  let narrowing: ToolNarrowing[];
   try {
     principal = authenticate(emu, info);
     const text = await readBodyText(req, emu.maxBodyBytes);
@@ -43,6 +45,21 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
         headers: { ...headers, 'Content-Type': JSON_TYPE },
       });
     }
+    // JSON-RPC 2.0 (Batch): an empty array is an invalid request, answered with one error.
+    if (Array.isArray(body) && body.length === 0) {
+      charge(emu, principal, 'standard', headers);
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch.' } }), {
+        status: 400,
+        headers: { ...headers, 'Content-Type': JSON_TYPE },
+      });
+    }
+    // Narrowing by query or header (docs/mcp.md); a name it does not know is refused like a bad parameter.
+    try {
+      narrowing = narrowingOfRequest(req.url, req.headers, emu.table.toolsByName);
+    } catch (e) {
+      charge(emu, principal, 'standard', headers);
+      throw e;
+    }
   } catch (e) {
     return errorResponse(e, info.requestId, headers, emu.log);
   }
@@ -54,7 +71,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
     if (e instanceof ApiError) return refuseInside(body, e, info.requestId, { ...headers, ...e.headers });
     return errorResponse(e, info.requestId, headers, emu.log);
   }
-  const server = createMcpServer(emu, (op, args, as) => callTool(emu, op, args, info, principal, as), () => info.requestId);
+  const server = createMcpServer(emu, (op, args, as) => callTool(emu, op, args, info, principal, as), () => info.requestId, narrowing);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -16,9 +16,11 @@ import type { Emulator } from '../../emulator';
 import { requestIdFrom } from '../web/respond';
 import { errorResult, type ToolResult } from './tools';
 import { matchTemplate } from '../../operations/mcp-catalog';
-import { ApiError, validationError } from '../../errors';
+import { validationError } from '../../errors';
 import type { Operation } from '../../operations/define';
 import { prebuiltToolDefs } from '../../prebuilt';
+import { SHARED_REFUSALS } from '../../contract/refusals';
+import { keptByAll, type ToolNarrowing } from './narrowing';
 
 interface LooseCallToolRequest {
   method: 'tools/call';
@@ -55,14 +57,28 @@ export function rpcError(code: number, message: string, data?: unknown): Error &
   return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
 }
 
-export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null)): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {}, resources: {}, prompts: {} },
-    instructions:
-      'Workflow Emulator: the Workflow Service v3 API as MCP tools. Each tool answers what its REST route answers. Start with get_authoring_guide to write templates.',
-  });
+/**
+ * What every tool shares, said once here rather than in each tool (docs/mcp.md): how a refusal
+ * reads, and the refusals any call may give.
+ */
+const INSTRUCTIONS =
+  'Workflow Emulator: the Workflow Service v3 API as MCP tools. Each tool answers what its REST route answers. Start with get_authoring_guide to write templates. ' +
+  'A refusal is a tool result with isError set and the v3 error body {error: {code, message, requestId, field?}} in structuredContent; each tool names its own codes. ' +
+  `Any call may also be refused with: ${[...SHARED_REFUSALS].join(', ')}. ` +
+  'Writes take idempotencyKey: a retry with the same key and arguments answers the first result again, marked _meta.idempotentReplay.';
+
+/**
+ * `narrowing`: what this connection may see and call (src/transports/mcp/narrowing.ts); every
+ * entry applies. A tool it leaves out is unknown here: neither listed nor callable.
+ */
+export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolRequestId: () => string = () => requestIdFrom(null), narrowing: readonly ToolNarrowing[] = []): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
   const tools = emu.table;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: prebuiltToolDefs(tools.ops) ?? tools.toolDefs }));
+  const allowed = (op: Operation | undefined): op is Operation => op !== undefined && keptByAll(narrowing, op);
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const all = prebuiltToolDefs(tools.ops) ?? tools.toolDefs;
+    return { tools: narrowing.length === 0 ? all : all.filter((t) => allowed(tools.toolsByName.get(t.name))) };
+  });
   // Registered on the Protocol layer with a loose schema: the Server's own tools/call
   // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
   // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
@@ -72,9 +88,9 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
       throw rpcError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
     }
     const op = tools.toolsByName.get(params.name);
-    if (!op) {
-      return errorResult(new ApiError(404, 'NOT_FOUND', `No tool is named ${params.name}.`), unknownToolRequestId());
-    }
+    // An unknown tool is a protocol error (MCP specification, tools: "Unknown tools" -32602),
+    // not a tool's refusal; so is a tool this connection's narrowing leaves out.
+    if (!allowed(op)) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const args = params.arguments;
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
       return errorResult(validationError('Tool arguments must be a JSON object of named arguments.', 'arguments'), unknownToolRequestId());

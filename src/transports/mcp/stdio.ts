@@ -5,8 +5,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Emulator } from '../../emulator';
 import { V3_RULES, type CallInfo, type Rules } from '../../pipeline';
 import { requestIdFrom } from '../web/respond';
-import { createMcpServer } from './server';
+import { createMcpServer, type ToolRunner } from './server';
 import { callTool } from './tools';
+import type { ToolNarrowing } from './narrowing';
 
 const MISSING_KEY = 'No API key: set SVC_API_KEY in the environment of `wfe mcp` (or pass --key).';
 
@@ -17,9 +18,10 @@ const MISSING_KEY = 'No API key: set SVC_API_KEY in the environment of `wfe mcp`
  */
 const OWN_REGION: Rules = { ...V3_RULES, regional: false };
 
-export async function serveStdio(emu: Emulator, apiKey: string | undefined, region?: 'US' | 'EU'): Promise<() => Promise<void>> {
+/** `narrowing`: `wfe mcp --read-only`, `--tools`, `--toolsets` (src/transports/mcp/narrowing.ts). */
+export async function serveStdio(emu: Emulator, apiKey: string | undefined, region?: 'US' | 'EU', narrowing?: ToolNarrowing): Promise<() => Promise<void>> {
   const rules = region ? V3_RULES : OWN_REGION;
-  const server = createMcpServer(emu, (op, args, as) => {
+  const run: ToolRunner = (op, args, as) => {
     const info: CallInfo = {
       requestId: requestIdFrom(null),
       apiKey,
@@ -31,7 +33,8 @@ export async function serveStdio(emu: Emulator, apiKey: string | undefined, regi
       idempotencyKey: null,
     };
     return callTool(emu, op, args, info, undefined, as, rules);
-  });
+  };
+  const server = createMcpServer(emu, run, undefined, narrowing ? [narrowing] : []);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   return () => server.close();

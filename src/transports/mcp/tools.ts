@@ -7,6 +7,7 @@ import { runCall, V3_RULES, type CallInfo, type Rules } from '../../pipeline';
 import type { Operation } from '../../operations/define';
 import { stripNulls } from '../web/respond';
 import { errorResult, type ToolResult } from '../../mcp-refusal';
+import { takesIdempotencyKey } from '../../contract/tool';
 
 export { errorResult, type ToolResult };
 
@@ -57,7 +58,7 @@ export async function callTool(
   rules: Rules = V3_RULES,
 ): Promise<ToolResult> {
   // A tool's idempotency key is its argument, never the HTTP request's header.
-  const keyArg = op.idempotencyArg ? args?.idempotencyKey : undefined;
+  const keyArg = takesIdempotencyKey(op) ? args?.idempotencyKey : undefined;
   const callInfo: CallInfo = info.idempotencyKey == null && keyArg === undefined ? info : { ...info, idempotencyKey: null };
   const answer = await runCall(
     emu,
