@@ -26,7 +26,7 @@ after(async () => {
 const ACCEPT = { Accept: 'application/json, text/event-stream' };
 const toolOps = (): Operation[] => s.emu.ops.filter((o) => o.tool);
 const readOnlyTools = () => toolOps().filter((o) => o.annotations.readOnlyHint).map((o) => o.tool!).sort();
-const toolsOfSets = (...sets: string[]) => toolOps().filter((o) => sets.some((x) => TOOLSETS[x].includes(o.tag))).map((o) => o.tool!).sort();
+const toolsOfSets = (...sets: string[]) => toolOps().filter((o) => sets.some((x) => o.tag !== undefined && TOOLSETS[x].includes(o.tag))).map((o) => o.tool!).sort();
 const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
 
 /** The call is refused as a tool nobody serves: JSON-RPC -32602, from the SDK client. */

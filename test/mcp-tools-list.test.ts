@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { startTestServer, callTool, KEYS, DEMO, type TestServer } from './helpers/server';
 import { toolsListSizes, TOOLS_LIST_GOALS } from '../bench/mcp-tools';
 import { compactSchema, takesIdempotencyKey } from '../src/contract/tool';

@@ -34,7 +34,7 @@ export interface ToolNarrowing {
 export function keeps(n: ToolNarrowing, op: Operation): boolean {
   if (n.readOnly && op.annotations.readOnlyHint !== true) return false;
   if (!n.tools && !n.toolsets) return true;
-  return (n.tools?.includes(op.tool!) ?? false) || (n.toolsets?.some((s) => TOOLSETS[s].includes(op.tag)) ?? false);
+  return (n.tools?.includes(op.tool!) ?? false) || (n.toolsets?.some((s) => op.tag !== undefined && TOOLSETS[s].includes(op.tag)) ?? false);
 }
 
 /** Whether every narrowing keeps the tool (a request may narrow by query and by header: both apply). */
