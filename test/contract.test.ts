@@ -77,7 +77,7 @@ test('4.6: tools/list gives every tool an outputSchema and a description on ever
   }
 });
 
-test('4.6 rules 1-2: a refusal validates against the tool outputSchema (the error envelope with a declared code)', async () => {
+test('4.6 rules 1-2: a refusal validates against the tool outputSchema (the error envelope; its codes are in the description)', async () => {
   const s = await startTestServer();
   try {
     const c = await s.mcp(KEYS.admin);

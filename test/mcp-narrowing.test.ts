@@ -143,6 +143,13 @@ test('issue 38 over HTTP, raw JSON-RPC: a narrowed-out tool answers exactly as a
   assert.deepEqual(unknown.body, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Unknown tool: list_memberz' } });
   const inside = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('list_members'), ACCEPT);
   assert.equal(inside.body.result.isError, undefined);
+  // Charged as an unknown tool is (standard), not as the cheap schema tool it would have been (spec v3 8).
+  const cheap = await s.api(KEYS.admin, 'POST', '/mcp', call('get_template_schema'), ACCEPT);
+  assert.equal(cheap.headers.get('x-ratelimit-bucket'), 'cheap');
+  const leftOut = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('get_template_schema'), ACCEPT);
+  assert.equal(leftOut.body.error.code, -32602);
+  assert.equal(leftOut.headers.get('x-ratelimit-bucket'), unknown.headers.get('x-ratelimit-bucket'));
+  assert.equal(leftOut.headers.get('x-ratelimit-bucket'), 'standard');
 });
 
 test('issue 38 over HTTP: an unknown toolset, tool or readOnly value is 400 VALIDATION_ERROR naming the parameter or header', async () => {

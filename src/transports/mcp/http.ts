@@ -12,7 +12,7 @@ import { createMcpServer } from './server';
 import { callTool } from './tools';
 import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
-import { narrowingOfRequest, type ToolNarrowing } from './narrowing';
+import { keptByAll, narrowingOfRequest, type ToolNarrowing } from './narrowing';
 
 import { JSON_TYPE } from '../web/respond';
 
@@ -64,7 +64,11 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
     return errorResponse(e, info.requestId, headers, emu.log);
   }
   const tools = emu.table;
-  const bucket = bucketOf(body, (n) => tools.toolsByName.get(n));
+  // A tool the narrowing leaves out is charged as an unknown tool is (it answers as one).
+  const bucket = bucketOf(body, (n) => {
+    const op = tools.toolsByName.get(n);
+    return op && keptByAll(narrowing, op) ? op : undefined;
+  });
   try {
     charge(emu, principal, bucket, headers);
   } catch (e) {
