@@ -130,3 +130,32 @@ test('spec v3 4.6 rule 4, 4.1 rule 12: every write tool whose route accepts Idem
   assert.ok(byName.get('add_task_comment')!.inputSchema.properties.idempotencyKey);
   assert.ok(byName.get('create_my_work_view')!.inputSchema.properties.idempotencyKey);
 });
+
+test('issue 38: every tool answers its ok and refusal samples within its compact outputSchema, checked by the SDK client after listTools', async () => {
+  const { opSamples } = await import('./helpers/op-samples');
+  const setup = async (method: string, path: string, body?: unknown) => {
+    const r = await s.api(KEYS.admin, method, path, body);
+    assert.ok(r.status < 300, `sample setup ${method} ${path} answered ${r.status} ${r.text}`);
+    return r.body;
+  };
+  const clients = new Map<string, Awaited<ReturnType<TestServer['mcp']>>>();
+  let checked = 0;
+  for (const op of s.emu.ops) {
+    const sample = op.tool ? opSamples[op.id] : undefined;
+    if (!sample) continue;
+    for (const call of [sample.ok, sample.refusal]) {
+      if ('none' in call) continue;
+      const key = call.key ?? KEYS.admin;
+      let c = clients.get(key);
+      if (!c) {
+        clients.set(key, (c = await s.mcp(key)));
+        await c.listTools(); // the client now checks each structuredContent against the tool's outputSchema
+      }
+      const args = call.setup ? { ...call.args, ...(await call.setup(setup)) } : call.args;
+      // Throws McpError "Structured content does not match the tool's output schema" on a mismatch.
+      await c.callTool({ name: op.tool!, arguments: args });
+      checked++;
+    }
+  }
+  assert.ok(checked > 100, `${checked} answers checked`);
+});
