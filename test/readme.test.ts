@@ -47,6 +47,7 @@ function blocks(md: string): Block[] {
  * The reason is what a reader of a failure needs: where the same thing is tested instead.
  */
 const SKIPS: { match: string; reason: string }[] = [
+  { match: 'podman ', reason: 'the container (README "Container"): .ci/container.sh builds the image as written here; test/container.test.ts runs the run block as pasted when podman and the image are present (required there)' },
   { match: '.github/workflows/contract.yml', reason: 'a GitHub Actions job: test/package/ci-job.sh runs the same steps in a project that installed the packed tarball (.ci/run, test/package.test.ts)' },
   { match: 'git clone <this repository>', reason: 'install from a tarball or a path: test/package.test.ts packs, installs offline and runs the examples there (.ci/run)' },
   { match: 'npm install --save-dev', reason: 'install from a tarball or a path: test/package.test.ts (.ci/run)' },
@@ -55,7 +56,6 @@ const SKIPS: { match: string; reason: string }[] = [
   { match: 'npx wfe backup --db /srv', reason: 'paths of a self-hosted server: test/store tests run wfe backup and restore on temporary files; here the flags are checked against --help' },
   { match: 'npx wfe restore --db /srv', reason: 'as backup above; flags checked against --help' },
   { match: 'npm ci', reason: 'installs the checkout: .ci/run starts from npm ci' },
-  { match: 'podman ', reason: 'the container (README "Container"): test/container.test.ts runs the run block as pasted when podman and the image are present; .ci/container.sh builds the image and makes it required' },
   { match: 'def wfe(wfe_url)', reason: 'pytest: examples/python runs it in CI (.ci/run); the shell block beside it runs here' },
 ];
 const skipOf = (text: string) => SKIPS.find((s) => text.includes(s.match));
