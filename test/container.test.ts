@@ -162,7 +162,7 @@ async function stopImage(name: string): Promise<{ seconds: number; exitCode: num
 }
 
 const remove = async (...names: string[]) => {
-  for (const n of names) await podman(['rm', '-f', '-t', '0', n]);
+  for (const n of names) await podman(['rm', '-f', '-v', '-t', '0', n]);
 };
 
 test('the container image (podman)', async (t) => {
