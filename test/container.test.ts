@@ -230,7 +230,7 @@ test('the container image (podman)', async (t) => {
     }
   });
 
-  await t.test('the image: a write on the /data volume survives a new container; SIGTERM stops it in under 5 s with exit code 0', async () => {
+  await t.test('the image: a write on the /data volume survives a restart and a new container; SIGTERM stops it in under 5 s with exit code 0', async () => {
     const [a, b, vol] = [unique('a'), unique('b'), unique('data')];
     try {
       assert.equal((await podman(['volume', 'create', vol])).code, 0);
@@ -247,6 +247,14 @@ test('the container image (podman)', async (t) => {
       assert.ok(stopped.seconds < 5, `podman stop took ${stopped.seconds.toFixed(2)} s`);
       process.stdout.write(`# SIGTERM stop: ${stopped.seconds.toFixed(2)} s\n`);
 
+      // The same container started again (podman start keeps its published ports).
+      assert.equal((await podman(['start', a])).code, 0);
+      for (let i = 0; i < 120 && (await podman(['healthcheck', 'run', a], 30_000)).code !== 0; i++) await sleep(500);
+      const again = await fetch(`${first.us}/v3/checklists/${key}`, { headers: { 'X-API-KEY': KEYS.member } });
+      assert.equal(again.status, 200, 'the checklist is there after a restart');
+      assert.equal((await stopImage(a)).exitCode, 0);
+
+      // A new container on the same volume.
       const second = await startImage(b, ['-v', `${vol}:/data`], ['--db', '/data/wfe.db']);
       const read = await fetch(`${second.us}/v3/checklists/${key}`, { headers: { 'X-API-KEY': KEYS.member } });
       assert.equal(read.status, 200);
