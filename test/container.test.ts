@@ -206,6 +206,27 @@ test('the container image (podman)', async (t) => {
     }
   });
 
+  await t.test('the image: its HEALTHCHECK sends WFE_ADMIN_TOKEN, passes with the control routes off, and fails when nothing answers', async () => {
+    const [tok, off, dead] = [unique('token'), unique('noadmin'), unique('dead')];
+    try {
+      const { us } = await startImage(tok, ['-e', 'WFE_ADMIN_TOKEN=s3cret']);
+      assert.equal((await fetch(`${us}/_emulator/health`)).status, 401, 'the token guards the health route');
+      assert.equal((await fetch(`${us}/_emulator/health`, { headers: { Authorization: 'Bearer s3cret' } })).status, 200);
+      const checked = await podman(['healthcheck', 'run', tok]);
+      assert.equal(checked.code, 0);
+      // --no-admin: the route is gone (404 in the envelope), the server is up.
+      const closed = await startImage(off, [], ['--no-admin']);
+      assert.equal((await fetch(`${closed.us}/_emulator/health`)).status, 404);
+      // Nothing listening: the same check fails.
+      assert.equal((await podman(['run', '-d', '--name', dead, '--entrypoint', 'sleep', IMAGE, '60'])).code, 0);
+      const none = await podman(['healthcheck', 'run', dead]);
+      assert.notEqual(none.code, 0);
+      assert.match(none.out + none.err, /unhealthy/);
+    } finally {
+      await remove(tok, off, dead);
+    }
+  });
+
   await t.test('the image: another container reaches it by a service name and by its address (as compose and container networks do)', async () => {
     const name = unique('svc');
     try {
