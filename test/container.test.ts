@@ -227,19 +227,21 @@ test('the container image (podman)', async (t) => {
     }
   });
 
-  await t.test('the image: another container reaches it by a service name and by its address (as compose and container networks do)', async () => {
-    const name = unique('svc');
+  await t.test('the image: another container on its network reaches it by a service alias and by its address (as compose does)', async () => {
+    const [name, net] = [unique('svc'), unique('net')];
     try {
-      await startImage(name, []);
-      const ip = (await podman(['inspect', name, '--format', '{{.NetworkSettings.IPAddress}}'])).out.trim();
-      assert.match(ip, /^\d+\.\d+\.\d+\.\d+$/, 'the container has an address on the default network');
-      // The image itself as the client (bash's /dev/tcp); --add-host stands in for the network's DNS.
+      // A network with DNS and an alias per service: what compose makes for a project.
+      assert.equal((await podman(['network', 'create', net])).code, 0);
+      await startImage(name, ['--network', net, '--network-alias', 'wfe-svc']);
+      const ip = (await podman(['inspect', name, '--format', `{{(index .NetworkSettings.Networks "${net}").IPAddress}}`])).out.trim();
+      assert.match(ip, /^\d+\.\d+\.\d+\.\d+$/, 'the container has an address on the network');
+      // The image itself as the client (bash's /dev/tcp).
       const ask = (target: string, hostHeader: string) =>
         podman([
-          'run', '--rm', '--add-host', `wfe-svc:${ip}`, '--entrypoint', 'bash', IMAGE, '-c',
+          'run', '--rm', '--network', net, '--entrypoint', 'bash', IMAGE, '-c',
           `exec 3<>/dev/tcp/${target}/8787 && printf 'GET /v3/auth/test HTTP/1.0\\r\\nHost: ${hostHeader}\\r\\nX-API-KEY: ${KEYS.admin}\\r\\n\\r\\n' >&3 && head -n 1 <&3`,
         ]);
-      for (const [target, h] of [['wfe-svc', 'wfe-svc:8787'], [ip, `${ip}:8787`]]) {
+      for (const [target, h] of [['wfe-svc', 'wfe-svc:8787'], [name, `${name}:8787`], [ip, `${ip}:8787`]]) {
         const r = await ask(target, h);
         assert.equal(r.code, 0, r.err);
         assert.match(r.out, /^HTTP\/1\.1 200 /, `${h}: ${r.out}`);
@@ -248,6 +250,7 @@ test('the container image (podman)', async (t) => {
       assert.match(dotted.out, /^HTTP\/1\.1 403 /, 'a dotted name needs WFE_ALLOW_HOST to name it');
     } finally {
       await remove(name);
+      await podman(['network', 'rm', '-f', net]);
     }
   });
 
