@@ -206,6 +206,24 @@ test('the container image (podman)', async (t) => {
     }
   });
 
+  await t.test('the image: starts and is healthy with no network at all (it downloads nothing at start)', async () => {
+    const name = unique('offline');
+    try {
+      assert.equal((await podman(['run', '-d', '--name', name, '--network', 'none', IMAGE, '--db', '/data/wfe.db'])).code, 0);
+      let ok = false;
+      for (let i = 0; i < 120 && !ok; i++) {
+        ok = (await podman(['healthcheck', 'run', name], 30_000)).code === 0;
+        if (!ok) await sleep(500);
+      }
+      assert.ok(ok, `not healthy without a network: ${(await podman(['logs', name])).err}`);
+      const health = await podman(['exec', name, 'bash', '-c', "exec 3<>/dev/tcp/127.0.0.1/8787 && printf 'GET /_emulator/health HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3"]);
+      assert.match(health.out, /"status":"ok"/);
+      assert.match(health.out, /"database":"file"/);
+    } finally {
+      await remove(name);
+    }
+  });
+
   await t.test('the image: its HEALTHCHECK sends WFE_ADMIN_TOKEN, passes with the control routes off, and fails when nothing answers', async () => {
     const [tok, off, dead] = [unique('token'), unique('noadmin'), unique('dead')];
     try {
