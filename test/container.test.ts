@@ -309,6 +309,20 @@ test('the container image (podman)', async (t) => {
     }
   });
 
+  await t.test('the image under an init (--init: wfe is not PID 1, its parent is): healthy, and SIGTERM still stops it in under 5 s with exit code 0', async () => {
+    const name = unique('init');
+    try {
+      await startImage(name, ['--init']);
+      const ppid = await podman(['exec', name, 'sh', '-c', 'for p in /proc/[0-9]*; do [ "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" = "/usr/local/bin/wfe serve " ] && awk \'/^PPid/{print $2}\' $p/status; done']);
+      assert.equal(ppid.out.trim(), '1', 'wfe runs as the child of the init (PID 1)');
+      const stopped = await stopImage(name);
+      assert.equal(stopped.exitCode, 0);
+      assert.ok(stopped.seconds < 5, `podman stop took ${stopped.seconds.toFixed(2)} s`);
+    } finally {
+      await remove(name);
+    }
+  });
+
   await t.test('the image: a bad flag, an unwritable or read-only /data and a missing --db folder exit non-zero with a clear message', async () => {
     const bad = await podman(['run', '--rm', IMAGE, '--bogus']);
     assert.equal(bad.code, 1);
