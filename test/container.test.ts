@@ -10,7 +10,9 @@ import { request as httpRequest } from 'node:http';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, KEYS, ROOT } from './helpers/server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startTestServer, callTool, KEYS, ROOT } from './helpers/server';
 import { runCli } from './helpers/spine';
 import { freePort } from './helpers/crash';
 
@@ -321,6 +323,20 @@ test('the container image (podman)', async (t) => {
       assert.ok(stopped.seconds < 5, `podman stop took ${stopped.seconds.toFixed(2)} s`);
     } finally {
       await remove(name);
+    }
+  });
+
+  await t.test('the image: `wfe mcp` over stdio through `podman run -i` (a desktop agent\'s command), one tool call with the SDK client', async () => {
+    const client = new Client({ name: 'container-smoke', version: '1.0.0' });
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    await client.connect(new StdioClientTransport({ command: 'podman', args: ['run', '-i', '--rm', '-e', `SVC_API_KEY=${KEYS.member}`, IMAGE, 'mcp'], env, stderr: 'pipe' }));
+    try {
+      const r = await callTool(client, 'get_member', { memberId: 103 });
+      assert.equal(r.isError, false);
+      assert.equal(r.body.email, 'mia@acme.test');
+    } finally {
+      await client.close();
     }
   });
 
