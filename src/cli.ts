@@ -35,6 +35,8 @@ const originValue = (v: string) => {
   return v.trim();
 };
 const hostValue = (v: string) => {
+  // `*`: names of one label and IP addresses, as containers reach each other (docs/container.md).
+  if (v.trim() === '*') return '*';
   if (!/^\.?[a-z0-9.\-[\]:]+$/i.test(v.trim()) || /^\.?$/.test(v.trim())) throw new InvalidArgumentError(`"${v}" is not a host name (give a name or address without port or scheme, e.g. devbox.local; a leading dot allows a domain and its subdomains).`);
   return v.trim();
 };
@@ -102,7 +104,7 @@ export function buildProgram(): Command {
       process.once('SIGTERM', stop);
       if (!o.quiet) await printBanner(s.urls, o);
       if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {
-        process.stdout.write(`  Note: bound to ${o.host}; requests are answered only when their Host is localhost, 127.0.0.1, [::1] or a name given to --allow-host (docs/security.md).\n`);
+        process.stdout.write(`  Note: bound to ${o.host}; requests are answered only when their Host is localhost, 127.0.0.1, [::1] or a name given to --allow-host${fromEnv(o.allowHost, 'WFE_ALLOW_HOST').includes('*') ? " ('*': also any name of one label and any IP address)" : ''} (docs/security.md).\n`);
       }
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1' && !o.adminToken && o.admin !== false) {
         process.stderr.write(`warning: bound to ${o.host} with /_emulator control routes open and no --admin-token; anyone who can reach this address can reset or export the database.\n`);

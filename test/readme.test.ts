@@ -47,6 +47,7 @@ function blocks(md: string): Block[] {
  * The reason is what a reader of a failure needs: where the same thing is tested instead.
  */
 const SKIPS: { match: string; reason: string }[] = [
+  { match: 'podman ', reason: 'the container (README "Container"): .ci/container.sh builds the image as written here; test/container.test.ts runs the run block as pasted when podman and the image are present (required there)' },
   { match: '.github/workflows/contract.yml', reason: 'a GitHub Actions job: test/package/ci-job.sh runs the same steps in a project that installed the packed tarball (.ci/run, test/package.test.ts)' },
   { match: 'git clone <this repository>', reason: 'install from a tarball or a path: test/package.test.ts packs, installs offline and runs the examples there (.ci/run)' },
   { match: 'npm install --save-dev', reason: 'install from a tarball or a path: test/package.test.ts (.ci/run)' },

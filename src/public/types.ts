@@ -43,7 +43,7 @@ export interface StartEmulatorOptions {
   adminToken?: string;
   /** Web page origins allowed besides the emulator's own, e.g. a dev server's `http://localhost:5173` (docs/security.md). */
   allowOrigins?: string[];
-  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address (docs/security.md). */
+  /** Host names allowed besides localhost, 127.0.0.1, [::1] and the bound address; `'*'` also allows names of one label and IP addresses (docs/security.md). */
   allowHosts?: string[];
   /** Where internal errors are logged (default: nowhere). */
   log?: (line: string) => void;

@@ -19,6 +19,13 @@ export interface EdgePolicy {
   hosts: Set<string>;
   /** `.example.test` given to --allow-host: that domain and every name under it. */
   domains: string[];
+  /**
+   * `*` given to --allow-host (the container image's default, docs/container.md): also any
+   * name a DNS rebinding page cannot carry, a name of one label (a compose service, a container
+   * name, a network alias) or an IP address. And a page is own when it came from the address the
+   * request was sent to (a port mapping changes the port its pages carry).
+   */
+  unrebindable: boolean;
   /** The emulator's own ports ('' = the scheme's default, for the library's internal addresses). */
   ports: Set<string>;
   /** Origins given to --allow-origin, as `URL.origin` writes them. */
@@ -51,9 +58,11 @@ export function edgePolicy(o: { bound?: string; allowHosts?: readonly string[]; 
   if (o.bound && o.bound !== '0.0.0.0' && o.bound !== '::') hosts.add(hostName(o.bound));
   for (const h of o.internalHosts ?? []) hosts.add(hostName(h));
   const domains: string[] = [];
+  let unrebindable = false;
   for (const h of o.allowHosts ?? []) {
     const n = hostName(h);
-    if (n.startsWith('.') && n.length > 1) domains.push(n);
+    if (n === '*') unrebindable = true;
+    else if (n.startsWith('.') && n.length > 1) domains.push(n);
     else if (n) hosts.add(n);
   }
   const origins = new Set<string>();
@@ -61,10 +70,13 @@ export function edgePolicy(o: { bound?: string; allowHosts?: readonly string[]; 
     const n = normaliseOrigin(v);
     if (n) origins.add(n);
   }
-  return { hosts, domains, ports: new Set(), origins };
+  return { hosts, domains, unrebindable, ports: new Set(), origins };
 }
 
 const allowedName = (p: EdgePolicy, name: string) => p.hosts.has(name) || p.domains.some((d) => name.endsWith(d) || name === d.slice(1));
+
+/** A rebinding page needs a name its attacker resolves in public DNS, so one with a dot; an IP address resolves to nothing else. */
+const unrebindableName = (name: string) => /^[a-z0-9_-]+$/.test(name) || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || /^\[[0-9a-f:.]+\]$/.test(name);
 
 /** The name part of a Host header (`[::1]:8787` → `[::1]`), or undefined when it is not one. */
 function nameOfHost(header: string): string | undefined {
@@ -80,15 +92,15 @@ export function checkEdge(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
     const name = nameOfHost(facts.host);
     // Not a host name at all: the 400 the adapter gives any request it cannot parse.
     if (name === undefined) return validationError('Invalid request: invalid host header.');
-    if (!allowedName(p, name)) {
+    if (!allowedName(p, name) && !(p.unrebindable && unrebindableName(name))) {
       return new ApiError(
         403,
         'HOST_NOT_ALLOWED',
-        `The Host header names ${JSON.stringify(facts.host.slice(0, 200))}, which is not an address of this emulator. Allowed: localhost, 127.0.0.1, [::1], the bound address and names given to --allow-host (docs/security.md).`,
+        `The Host header names ${JSON.stringify(facts.host.slice(0, 200))}, which is not an address of this emulator. Allowed: localhost, 127.0.0.1, [::1], the bound address and names given to --allow-host${p.unrebindable ? " (with '*': also names of one label and IP addresses)" : ''} (docs/security.md).`,
       );
     }
   }
-  if (facts.origin !== null && !ownOrigin(facts.origin, p)) {
+  if (facts.origin !== null && !ownOrigin(facts.origin, p, facts.host)) {
     return new ApiError(
       403,
       'ORIGIN_NOT_ALLOWED',
@@ -98,8 +110,12 @@ export function checkEdge(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
   return null;
 }
 
-/** The emulator's own pages (`http://<an allowed host>:<one of its ports>`) or an --allow-origin one. */
-function ownOrigin(origin: string, p: EdgePolicy): boolean {
+/**
+ * The emulator's own pages (`http://<an allowed host>:<one of its ports>`) or an --allow-origin one;
+ * with `*`, also the page of the very address the request was sent to: `*` widens who may reach
+ * the emulator, not which other pages may drive it.
+ */
+function ownOrigin(origin: string, p: EdgePolicy, host: string | null): boolean {
   const o = origin.trim();
   if (p.origins.has(o)) return true;
   let u: URL;
@@ -109,7 +125,19 @@ function ownOrigin(origin: string, p: EdgePolicy): boolean {
     return false; // `null` (sandboxed frames, file: pages) and anything else unreadable
   }
   if (p.origins.has(u.origin)) return true;
-  return u.protocol === 'http:' && allowedName(p, u.hostname) && p.ports.has(u.port);
+  if (u.protocol !== 'http:') return false;
+  if (allowedName(p, u.hostname) && p.ports.has(u.port)) return true;
+  // With `*` (a container behind a port mapping or on a container network): a page is own when
+  // it came from the very address this request was sent to, the Host the check above admitted.
+  return p.unrebindable && host !== null && `${u.hostname}:${u.port || '80'}` === withPort(host);
+}
+
+/** A Host header as `name:port` (80 when it names none). */
+function withPort(host: string): string {
+  const h = host.trim().toLowerCase();
+  const name = nameOfHost(h);
+  const port = name === undefined ? '' : h.slice(name.length + 1);
+  return `${name}:${port || '80'}`;
 }
 
 /** The refusal in the shape of the route family it was aimed at: JSON-RPC on /mcp, legacy on /api, v3 elsewhere. */
