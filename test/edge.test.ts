@@ -125,7 +125,7 @@ test('the edge: every route of the one route table is served (v3, MCP, control, 
   await own.close();
   assert.deepEqual(missing, []);
   // Every family is in the one table, each with its routes.
-  assert.deepEqual([...families.keys()].sort(), ['console', 'console-api', 'control', 'files', 'legacy', 'mcp', 'v3']);
+  assert.deepEqual([...families.keys()].sort(), ['console', 'console-api', 'control', 'files', 'legacy', 'mcp', 'oauth', 'v3']);
   assert.equal(families.get('legacy'), legacyRoutes.length);
   assert.equal(families.get('console-api'), e.ops.length);
   assert.ok((families.get('control') ?? 0) > 40, `${families.get('control')} control routes`);
