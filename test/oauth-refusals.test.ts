@@ -549,3 +549,22 @@ test('OAuth --no-oauth: no challenge, no metadata, no OAuth routes; a bearer tok
     await off.close();
   }
 });
+
+test('OAuth sign-in page (spec v3 8): keys typed there meet the invalid-key throttle; the 21st in a minute is RATE_LIMIT_EXCEEDED', async () => {
+  const own = await startTestServer();
+  try {
+    const reg = await register(own.us, { client_name: 'throttle', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const url = authorizeUrl(own.us, reg.body.client_id, pkce().challenge);
+    const page = await openSignIn(url);
+    const codes: string[] = [];
+    for (let i = 0; i < 21; i++) {
+      const r = await submitSignIn(url, page, { actor: 'key', api_key: `wrong-key-${i}`, decision: 'allow' });
+      assert.equal(r.status, 400);
+      codes.push(/<strong>([A-Z_]+)<\/strong>/.exec(await r.text())![1]);
+    }
+    assert.deepEqual(codes.slice(0, 20), Array(20).fill('INVALID_API_KEY'));
+    assert.equal(codes[20], 'RATE_LIMIT_EXCEEDED');
+  } finally {
+    await own.close();
+  }
+});

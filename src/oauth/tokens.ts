@@ -84,7 +84,7 @@ export class AccessTokens implements BearerTokens {
   resolve(token: string, now: number): Principal {
     const row = lookup(this.emu, token.trim());
     if (!row || row.kind !== 'access') {
-      throw new ApiError(401, 'INVALID_API_KEY', 'No workspace has this API key or OAuth access token (a reset or import forgets every sign-in).');
+      throw new ApiError(401, 'INVALID_API_KEY', 'No workspace has this OAuth access token (a reset or import forgets every sign-in; an API key goes in X-API-KEY, not Authorization).');
     }
     const revokedAt = row.revoked_at ?? row.grant.revoked_at;
     if (revokedAt !== null) {

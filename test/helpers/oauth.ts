@@ -89,7 +89,7 @@ export async function submitSignIn(url: string | URL, page: SignInPage, fields: 
 export async function browserSignIn(url: string | URL, as: string | { key: string }): Promise<URLSearchParams> {
   const page = await openSignIn(url);
   assert.equal(page.status, 200, page.html);
-  const fields = typeof as === 'string' ? { actor: choice(page, as), decision: 'allow' } : { actor: 'key', api_key: as.key, decision: 'allow' };
+  const fields: Record<string, string> = typeof as === 'string' ? { actor: choice(page, as), decision: 'allow' } : { actor: 'key', api_key: as.key, decision: 'allow' };
   const res = await submitSignIn(url, page, fields);
   assert.equal(res.status, 303, await res.text());
   return new URL(res.headers.get('location')!).searchParams;
