@@ -13,7 +13,9 @@ export const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
-  'Referrer-Policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` with the form's POST, which the
+  // Origin check refuses (docs/security.md). same-origin names the page to itself only.
+  'Referrer-Policy': 'same-origin',
 };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
