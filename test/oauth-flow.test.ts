@@ -174,3 +174,31 @@ test('OAuth (issue 38): a sign-in through a typed API key acts as that key, and 
     await c.close();
   }
 });
+
+test('OAuth (issue 38): parallel tool calls that all meet the access token\'s expiry each refresh, and all carry on', async () => {
+  const { client, provider } = await signedIn(s.us, 'Ada Admin');
+  try {
+    await s.api(null, 'POST', '/_emulator/clock/advance', { minutes: 16 });
+    await s.api(null, 'DELETE', '/_emulator/journal');
+    const results = await Promise.all([1, 2, 3].map(() => callTool(client, 'list_tags', {})));
+    for (const r of results) assert.equal(r.isError, false, r.text);
+    const journal = await s.api(null, 'GET', '/_emulator/journal?limit=50');
+    const refreshes = journal.body.items.filter((e: any) => e.path === '/oauth/token' && e.status === 200).length;
+    assert.ok(refreshes >= 2, `the SDK refreshed once per call that met the 401 (${refreshes})`);
+    assert.equal((await mcpPost(s.us, { Authorization: `Bearer ${provider.saved!.access_token}` })).status, 200, 'the sign-in was not ended');
+  } finally {
+    await client.close();
+  }
+});
+
+test('OAuth (issue 38): the SDK signs in on the localhost name too, with a confidential client (client_secret_basic)', async () => {
+  const local = s.eu.replace('127.0.0.1', 'localhost');
+  const { client, provider } = await signedIn(local, 'Gina Global', new MemoryProvider('confidential test', undefined, 'client_secret_basic'));
+  try {
+    assert.match(String((provider.info as any).client_secret), /^wfe_cs_/);
+    const r = await callTool(client, 'list_members', {});
+    assert.equal(r.isError, false, r.text);
+  } finally {
+    await client.close();
+  }
+});

@@ -434,10 +434,22 @@ test('OAuth refresh (OAuth 2.1 4.3.1): the refresh token rotates; an old one pre
   assert.equal(next.status, 200, next.text);
   assert.notEqual(next.body.refresh_token, tokens.refresh_token);
   assert.equal((await mcpPost(s.us, { Authorization: `Bearer ${next.body.access_token}` })).status, 200);
+  // Past the 30 s a client's own race is given (docs/oauth.md "Tokens").
+  await s.api(null, 'POST', '/_emulator/clock/advance', { seconds: 31 });
   oauthError(await postForm(`${s.us}/oauth/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }), 400, 'invalid_grant');
   const ended = await mcpPost(s.us, { Authorization: `Bearer ${next.body.access_token}` });
   assert.equal(ended.body.error.code, 'API_KEY_REVOKED');
   oauthError(await postForm(`${s.us}/oauth/token`, { grant_type: 'refresh_token', refresh_token: next.body.refresh_token, client_id: clientId }), 400, 'invalid_grant');
+});
+
+test('OAuth refresh: a rotated refresh token presented again within 30 s (parallel calls that all met the expiry) gets tokens of its own and revokes nothing', async () => {
+  const { clientId, tokens } = await signInRaw(s.us, 'Omar Owner');
+  const refresh = () => postForm(`${s.us}/oauth/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+  const [a, b] = await Promise.all([refresh(), refresh()]);
+  assert.equal(a.status, 200, a.text);
+  assert.equal(b.status, 200, b.text);
+  assert.notEqual(a.body.access_token, b.body.access_token);
+  for (const t of [a, b]) assert.equal((await mcpPost(s.us, { Authorization: `Bearer ${t.body.access_token}` })).status, 200);
 });
 
 test('OAuth refresh: a refresh token of the other region, an unknown one, an expired one, one of another client are invalid_grant', async () => {

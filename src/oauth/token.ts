@@ -16,6 +16,14 @@ import { lookup, s256, tokenPair } from './tokens';
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
+/**
+ * How long (emulator clock) a rotated refresh token may be presented again without ending the
+ * sign-in: an agent whose parallel calls all meet the access token's expiry refreshes once per
+ * call, each with the same refresh token (measured with the SDK's transport: one refresh per
+ * request that met the 401). Identity providers call this a reuse interval.
+ */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
+
 const required = (p: Params, name: string): string => {
   const v = p.get(name);
   if (v === undefined) throw invalidRequest(`${name} is required.`);
@@ -37,7 +45,10 @@ function storedGrant(emu: Emulator, value: string, kind: 'code' | 'refresh', cli
   const ws = workspaceById(emu.db, row.grant.workspace_id);
   if (!ws || ws.region !== region) throw invalidGrant(`The ${what} was issued by the ${ws?.region ?? 'other'} region's authorization server, not this one: each regional address signs in for its own MCP server.`);
   if (row.grant.client_id !== client.id) throw invalidGrant(`The ${what} was issued to another client.`);
-  if (row.used_at !== null) {
+  // A refresh token presented again within the grace is a client's own race (two requests met the
+  // same expiry and both refreshed): it gets tokens of its own and nothing is revoked.
+  const raced = kind === 'refresh' && row.used_at !== null && now - row.used_at < REFRESH_REUSE_GRACE_MS && row.revoked_at === null && row.grant.revoked_at === null;
+  if (row.used_at !== null && !raced) {
     // Presented a second time: whoever holds it may have stolen it. End the sign-in.
     revokeGrant(emu.db, row.grant_id, now);
     throw invalidGrant(`The ${what} was already used; every token of this sign-in is now revoked. Sign in again.`);
@@ -74,7 +85,7 @@ function refresh(emu: Emulator, p: Params, client: OAuthClientRow, region: Regio
   if (!mayRefresh(client)) throw new OAuthError('unauthorized_client', 'This client registered grant_types without refresh_token.');
   const row = storedGrant(emu, required(p, 'refresh_token'), 'refresh', client, region, now);
   checkResource(p, row);
-  markTokenUsed(emu.db, row.id, now);
+  if (row.used_at === null) markTokenUsed(emu.db, row.id, now);
   return tokenPair(emu, row.grant_id, now, true);
 }
 
