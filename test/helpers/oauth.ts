@@ -147,3 +147,29 @@ export async function mcpPost(base: string, headers: Record<string, string>, bod
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
+
+/** An OAuth route's refusal: status, and the RFC's body with that `error`. */
+export function oauthError(r: { status: number; body: any; text?: string }, status: number, error: string): void {
+  assert.equal(r.status, status, r.text ?? JSON.stringify(r.body));
+  assert.equal(r.body.error, error, JSON.stringify(r.body));
+  assert.equal(typeof r.body.error_description, 'string');
+}
+
+/** A registered public client (token_endpoint_auth_method none) redirecting to REDIRECT. */
+export async function publicClient(base: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await register(base, { client_name: 'refusal test', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...extra });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body.client_id as string;
+}
+
+/** A code for a public client, signed in as `as`; with its verifier. */
+export async function codeFor(base: string, as = 'Ada Admin', clientId?: string): Promise<{ clientId: string; verifier: string; code: string }> {
+  const id = clientId ?? (await publicClient(base));
+  const { verifier, challenge } = pkce();
+  const back = await browserSignIn(authorizeUrl(base, id, challenge), as);
+  return { clientId: id, verifier, code: back.get('code')! };
+}
+
+/** The code exchange of RFC 6749 4.1.3, with `extra` parameters changed or added. */
+export const exchange = (base: string, c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
+  postForm(`${base}/oauth/token`, { grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT, client_id: c.clientId, ...extra });
