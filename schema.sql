@@ -673,3 +673,48 @@ END;
 CREATE INDEX checklists_key_nocase ON checklists(key COLLATE NOCASE);
 CREATE INDEX data_set_records_key_nocase ON data_set_records(data_set_id, key COLLATE NOCASE);
 CREATE INDEX tasks_standalone_key_nocase ON tasks(key COLLATE NOCASE) WHERE checklist_id IS NULL;
+
+-- version: 10
+-- OAuth sign-in on /mcp (docs/oauth.md). Each regional address is its own authorization
+-- server: a client registered on one (RFC 7591) is unknown to the other. A grant is one
+-- sign-in: the client, and whom its tokens act as (a member, the workspace, or a key typed on
+-- the sign-in page). Codes, access and refresh tokens are kept as SHA-256 digests only; a
+-- client's secret too. Reset and import replace these rows with the rest.
+CREATE TABLE oauth_clients (
+  id            INTEGER PRIMARY KEY,
+  client_id     TEXT NOT NULL UNIQUE,
+  region        TEXT NOT NULL CHECK (region IN ('US','EU')),
+  secret_hash   TEXT,                             -- NULL: a public client (token_endpoint_auth_method none)
+  auth_method   TEXT NOT NULL CHECK (auth_method IN ('none','client_secret_post','client_secret_basic')),
+  name          TEXT,
+  redirect_uris TEXT NOT NULL,                    -- JSON array of strings, as registered
+  metadata      TEXT NOT NULL,                    -- JSON object: the registered metadata, answered back
+  created_at    INTEGER NOT NULL
+);
+
+CREATE TABLE oauth_grants (
+  id            INTEGER PRIMARY KEY,
+  client_id     INTEGER NOT NULL REFERENCES oauth_clients(id),
+  workspace_id  INTEGER NOT NULL REFERENCES workspaces(id),
+  acts_as       TEXT NOT NULL CHECK (acts_as IN ('member','workspace','key')),
+  member_id     INTEGER REFERENCES members(id),   -- acts_as member
+  key_id        INTEGER REFERENCES api_keys(id),  -- acts_as key: the key typed on the sign-in page
+  resource      TEXT NOT NULL,                    -- the RFC 8707 resource the tokens are for (the /mcp address)
+  created_at    INTEGER NOT NULL,
+  revoked_at    INTEGER                           -- every token of the grant stops working
+);
+
+CREATE TABLE oauth_tokens (
+  id             INTEGER PRIMARY KEY,
+  grant_id       INTEGER NOT NULL REFERENCES oauth_grants(id),
+  kind           TEXT NOT NULL CHECK (kind IN ('code','access','refresh')),
+  token_hash     TEXT NOT NULL UNIQUE,            -- SHA-256 hex; the token itself is never stored
+  expires_at     INTEGER NOT NULL,
+  used_at        INTEGER,                         -- a code exchanged, a refresh token rotated
+  revoked_at     INTEGER,
+  code_challenge TEXT,                            -- a code's PKCE S256 challenge
+  redirect_uri   TEXT,                            -- a code's redirect_uri, as sent to the authorization endpoint
+  created_at     INTEGER NOT NULL
+);
+CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
+CREATE INDEX oauth_grants_client ON oauth_grants(client_id);

@@ -66,6 +66,7 @@ export function buildProgram(): Command {
     .addOption(budgetOption('--cheap-budget <n>', 'cheap requests per hour per workspace', 'WFE_CHEAP_BUDGET', 10000))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator routes').env('WFE_ADMIN_TOKEN'))
     .addOption(new Option('--no-admin', 'turn the /_emulator control routes off (self-hosting; env WFE_NO_ADMIN=1)'))
+    .addOption(new Option('--no-oauth', 'turn OAuth sign-in on /mcp off: X-API-KEY only, no WWW-Authenticate challenge (env WFE_NO_OAUTH=1); docs/oauth.md'))
     .addOption(new Option('--allow-origin <origin>', 'also answer web pages on this origin (repeatable; env WFE_ALLOW_ORIGIN, comma-separated); docs/security.md').argParser(collect(originValue)))
     .addOption(new Option('--allow-host <name>', 'also answer requests whose Host names this (repeatable; env WFE_ALLOW_HOST); docs/security.md').argParser(collect(hostValue)))
     .addOption(new Option('--max-import-bytes <n>', 'largest database file POST /_emulator/import takes (bytes)').env('WFE_MAX_IMPORT_BYTES').argParser(positiveInt('--max-import-bytes')).default(256 * 1024 * 1024))
@@ -75,6 +76,7 @@ export function buildProgram(): Command {
     .action(async (o) => {
       const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
+      if (env.WFE_NO_OAUTH === '1' || env.WFE_NO_OAUTH === 'true') o.oauth = false;
       if (o.portUs === o.portEu && o.portUs !== 0) {
         throw new Error(`--port-us and --port-eu are both ${o.portUs}: each region needs its own port. Give --port-eu another port (0 = any free port).`);
       }
@@ -88,6 +90,7 @@ export function buildProgram(): Command {
         cheapBudget: o.cheapBudget,
         adminToken: o.adminToken,
         noAdmin: o.admin === false,
+        oauth: o.oauth !== false,
         allowOrigins: fromEnv(o.allowOrigin, 'WFE_ALLOW_ORIGIN').map(originValue),
         allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
         maxImportBytes: o.maxImportBytes,

@@ -83,6 +83,8 @@ export interface EmulatorOptions {
   ops?: Operation[];
   /** Isolated instances on demand (/_emulator/instances, docs/instances.md); false: none (an instance itself). */
   instances?: InstanceSettings | false;
+  /** OAuth sign-in on /mcp (docs/oauth.md); false: off (--no-oauth), /mcp takes X-API-KEY alone. */
+  oauth?: boolean;
 }
 
 /**

@@ -15,6 +15,7 @@ import { faultRoutes } from './faults/routes';
 import { keyRoutes } from './control/keys';
 import { installInstances } from './instances/install';
 import type { MakeEmulator } from './instances/settings';
+import { installOAuth } from './oauth/install';
 
 /** `make` builds another whole emulator (start.ts's createEmulator), for the instances area. */
 export type Extension = (emu: Emulator, ext: AppExtensions, make: MakeEmulator) => void;
@@ -36,4 +37,6 @@ export const extensions: Extension[] = [
   installConsole,
   // Isolated instances on demand: /_emulator/instances (docs/instances.md).
   installInstances,
+  // OAuth sign-in on /mcp beside X-API-KEY (docs/oauth.md); off with --no-oauth.
+  installOAuth,
 ];

@@ -58,6 +58,9 @@ const REQUESTS: { method: string; path: string; key?: string; body?: string; typ
   { method: 'PUT', path: '/_emulator/webhooks/sender' },
   { method: 'GET', path: '/_emulator/upgrades' },
   { method: 'GET', path: '/_emulator/console/keys' },
+  { method: 'GET', path: '/.well-known/oauth-protected-resource' },
+  { method: 'POST', path: '/oauth/token', body: 'grant_type=password', type: 'application/x-www-form-urlencoded' },
+  { method: 'GET', path: '/oauth/token' },
   { method: 'GET', path: '/app/_/app.000000000000.css' },
   { method: 'PUT', path: '/app/checklists' },
   { method: 'POST', path: '/app/_/feeds' },
@@ -125,7 +128,7 @@ test('the edge: every route of the one route table is served (v3, MCP, control, 
   await own.close();
   assert.deepEqual(missing, []);
   // Every family is in the one table, each with its routes.
-  assert.deepEqual([...families.keys()].sort(), ['console', 'console-api', 'control', 'files', 'legacy', 'mcp', 'v3']);
+  assert.deepEqual([...families.keys()].sort(), ['console', 'console-api', 'control', 'files', 'legacy', 'mcp', 'oauth', 'v3']);
   assert.equal(families.get('legacy'), legacyRoutes.length);
   assert.equal(families.get('console-api'), e.ops.length);
   assert.ok((families.get('control') ?? 0) > 40, `${families.get('control')} control routes`);

@@ -81,6 +81,15 @@ export class KeyResolver {
     if (!key || !timingSafeEqual(Buffer.from(key.key_hash), Buffer.from(digest))) {
       throw new ApiError(401, 'INVALID_API_KEY', 'No workspace has this API key.');
     }
+    return this.principalOf(key, now);
+  }
+
+  /**
+   * Who a key row acts as, or the 401 the spec names (revoked, expired, actor unavailable).
+   * Also the step an OAuth access token takes (src/oauth): its sign-in names a key, or a
+   * member or the workspace as a key would, and is judged by the same rules.
+   */
+  principalOf(key: KeyRow, now: number): Principal {
     if (key.revoked_at !== null) {
       throw new ApiError(401, 'API_KEY_REVOKED', `This API key was revoked on ${dayOf(key.revoked_at)}. A revoked key cannot be restored; an Administrator can create a new one.`);
     }

@@ -12,6 +12,7 @@ import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
 import { totalChanges } from '../store/change-signal';
 import { rememberedAnswer } from './answer-memo';
+import { BEARER_TOKENS } from './bearer';
 
 /** Steps 1-2: key (with the invalid-key throttle) and region; throws ApiError. */
 export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RULES): Principal {
@@ -19,7 +20,10 @@ export function authenticate(emu: Emulator, info: CallInfo, rules: Rules = V3_RU
   if (rules.throttled) emu.throttle.check(info.sourceIp, now);
   let principal: Principal;
   try {
-    principal = emu.keys.resolve(info.apiKey, now, info.missingKey);
+    // An OAuth bearer token stands in for the key on /mcp only (the MCP transport reads it; /v3
+    // stays key-only, spec v3 5.1); a key sent beside it wins.
+    const tokens = info.bearer && !info.apiKey?.trim() ? emu.slot(BEARER_TOKENS) : undefined;
+    principal = tokens ? tokens.resolve(info.bearer!, now) : emu.keys.resolve(info.apiKey, now, info.missingKey);
   } catch (e) {
     if (rules.throttled && e instanceof ApiError && countsTowardThrottle(e.code)) emu.throttle.record(info.sourceIp, now);
     throw e;

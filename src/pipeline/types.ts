@@ -7,6 +7,8 @@ import type { Outcome } from '../platform/idempotency-types';
 export interface CallInfo {
   requestId: string;
   apiKey: string | null | undefined;
+  /** An OAuth access token (`Authorization: Bearer`), read by the MCP transport alone (docs/oauth.md). */
+  bearer?: string | null;
   /** Region of the address the request came to. */
   region: Region;
   sourceIp: string;

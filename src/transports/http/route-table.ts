@@ -7,7 +7,7 @@ import type { Emulator } from '../../emulator';
 import type { CallInfo } from '../../pipeline';
 
 /** Which answers a family gives when its path matches but its method does not. */
-export type RouteFamily = 'v3' | 'mcp' | 'control' | 'legacy' | 'console' | 'console-api' | 'files';
+export type RouteFamily = 'v3' | 'mcp' | 'control' | 'legacy' | 'console' | 'console-api' | 'files' | 'oauth';
 
 export interface RouteCall {
   emu: Emulator;

@@ -15,6 +15,25 @@ import { bucketOf } from './budget';
 import { keptByAll, narrowingOfRequest, type ToolNarrowing } from './narrowing';
 
 import { JSON_TYPE } from '../web/respond';
+import { BEARER_TOKENS } from '../../pipeline/bearer';
+
+/** The token of `Authorization: Bearer <token>` (RFC 6750 2.1), or null. */
+function bearerOf(header: string | null): string | null {
+  const m = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+  return m ? m[1] : null;
+}
+
+/**
+ * The challenge of a 401 on /mcp (the MCP authorization specification; RFC 9728 5.1): where the
+ * protected-resource metadata is, on the address the client used. A refused token adds
+ * error="invalid_token" (RFC 6750 3.1); a refused or missing key adds nothing, the body's code
+ * (MISSING_API_KEY, API_KEY_REVOKED, ...) says the rest.
+ */
+function challenge(req: Request, info: CallInfo, e: ApiError): string {
+  const metadata = `${new URL(req.url).origin}/.well-known/oauth-protected-resource`;
+  const tokenRefused = info.bearer && !info.apiKey?.trim();
+  return `Bearer resource_metadata="${metadata}"` + (tokenRefused ? `, error="invalid_token", error_description="${e.code}"` : '');
+}
 
 export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo): Promise<Response> {
   const headers: Record<string, string> = { 'X-Request-Id': info.requestId };
@@ -27,6 +46,10 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
       headers,
     );
   }
+  // OAuth (docs/oauth.md): an access token in Authorization: Bearer stands for the key, when
+  // the emulator signs clients in (not under --no-oauth) and no X-API-KEY is sent.
+  const oauth = emu.slot(BEARER_TOKENS) !== undefined;
+  if (oauth) info = { ...info, bearer: bearerOf(req.headers.get('authorization')) };
   let principal: Principal;
   let body: unknown;
   let narrowing: ToolNarrowing[];
@@ -61,6 +84,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
       throw e;
     }
   } catch (e) {
+    if (oauth && e instanceof ApiError && e.status === 401) headers['WWW-Authenticate'] = challenge(req, info, e);
     return errorResponse(e, info.requestId, headers, emu.log);
   }
   const tools = emu.table;
