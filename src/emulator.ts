@@ -83,6 +83,8 @@ export interface EmulatorOptions {
   ops?: Operation[];
   /** Isolated instances on demand (/_emulator/instances, docs/instances.md); false: none (an instance itself). */
   instances?: InstanceSettings | false;
+  /** false: never answer 429 for repeated invalid keys (--no-key-throttle, for fuzzing; spec v3 8 throttles). */
+  keyThrottle?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ export class Emulator {
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
-  readonly throttle = new KeyThrottle();
+  readonly throttle: KeyThrottle;
   readonly baseUrls: Record<Region, string>;
   readonly hooks: DomainHooks = {};
   readonly fixture: FixtureSource;
@@ -149,6 +151,7 @@ export class Emulator {
     this.ops = options.ops ?? operations;
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
+    this.throttle = new KeyThrottle(options.keyThrottle === false ? Infinity : undefined);
     this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
