@@ -33,9 +33,10 @@ export function dbFileProblem(file: string): string | undefined {
 /** An error opening `file` (SQLITE_CANTOPEN and the like) restated with the path and the reason. */
 export function explainOpenError(file: string, e: unknown): unknown {
   const code = (e as { code?: string }).code ?? '';
-  if (!/^SQLITE_(CANTOPEN|READONLY|PERM|IOERR)/.test(code) && !/unable to open database file|readonly database/i.test(String((e as Error)?.message))) return e;
-  const reason = dbFileProblem(file) ?? (e as Error).message;
-  return new Error(`cannot open the database file ${resolve(file)} (--db): ${reason}.`);
+  const message = String((e as Error)?.message ?? e);
+  // The disk's reason first: better-sqlite3 and SQLite each word it their own way, or not at all.
+  const reason = dbFileProblem(file) ?? (/^SQLITE_(CANTOPEN|READONLY|PERM|IOERR)/.test(code) || /unable to open database file|readonly database|directory does not exist/i.test(message) ? message : undefined);
+  return reason === undefined ? e : new Error(`cannot open the database file ${resolve(file)} (--db): ${reason}.`);
 }
 
 /**

@@ -50,8 +50,9 @@ export function watchStarter(onGone: (why: 'exited' | 'interrupted') => void): (
   const first = proc(parent);
   // npm's shell between npm and us (dash does not exec): watch it and the npm above it.
   const shell = first && SHELLS.has(first.comm) ? first : undefined;
-  // The shell's count is taken on the first look, when it sleeps in wait() for us.
-  let switches: number | undefined;
+  // The shell's count now: it has slept in wait() since it started us (node takes far longer
+  // to start than the shell to fork), and a SIGINT sent as soon as the banner shows must count.
+  let switches = shell?.switches;
   let settleUntil = 0;
   let done = false;
   const fire = (why: 'exited' | 'interrupted') => {
