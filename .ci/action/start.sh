@@ -36,6 +36,7 @@ else
 fi
 
 LOG="$TMP/wfe-$$.log"
+: > "$LOG"  # before wfe starts: the loop below reads it at once
 # Its own process group (setsid, where there is one), so stop.sh stops npx and the node under it together.
 SETSID=(); command -v setsid > /dev/null && SETSID=(setsid)
 "${SETSID[@]}" "${CMD[@]}" serve --port-us "$PORT_US" --port-eu "$PORT_EU" "${EXTRA[@]}" > "$LOG" 2>&1 < /dev/null &

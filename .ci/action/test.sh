@@ -15,14 +15,19 @@ job() { # <name> <start.sh env assignments...>
   local dir="$WORK/$1"; shift
   mkdir -p "$dir/temp"
   : > "$dir/env"; : > "$dir/output"
+  # The workspace: an empty project.
+  mkdir -p "$dir/workspace"; cd "$dir/workspace"
   env GITHUB_ACTION_PATH="$ROOT" GITHUB_ENV="$dir/env" GITHUB_OUTPUT="$dir/output" RUNNER_TEMP="$dir/temp" \
     WFE_INPUT_EXECUTABLE= WFE_INPUT_PACKAGE= WFE_INPUT_ARGS= WFE_INPUT_PORT_US=0 WFE_INPUT_PORT_EU=0 WFE_INPUT_TIMEOUT=60 \
     "$@" "$ROOT/.ci/action/start.sh" > "$dir/start.out" 2> "$dir/start.err"
+  local code=$?
+  cd "$ROOT"
+  return $code
 }
 # A later step: the job's env file as its environment (what the runner does with GITHUB_ENV).
 step() { # <name> <command...>
   local dir="$WORK/$1"; shift
-  env $(cat "$dir/env") "$@"
+  (cd "$dir/workspace" && env $(cat "$dir/env") "$@")
 }
 
 # 1. Start from the checkout (the default), test, stop.
