@@ -44,7 +44,7 @@ export function explainOpenError(file: string, e: unknown): unknown {
  * database open in WAL mode, which holds a SHARED lock on the file for as long as it is open
  * (SQLite's own test for the last connection). An exclusive lock taken without waiting is then
  * refused with SQLITE_BUSY; the operating system drops the lock when that process dies, so a
- * crashed server leaves nothing stale behind (docs/decisions.md "Who holds a database file").
+ * crashed server leaves nothing stale behind (docs/running.md "Who holds a database file").
  */
 export function heldOpen(file: string): boolean {
   if (!existsSync(file)) return false;

@@ -1,5 +1,5 @@
 // The process that started `wfe serve` through npm (`npx wfe serve`, `npm start`), watched so
-// the emulator does not outlive it (README "The two commands"; docs/decisions.md "Stopping
+// the emulator does not outlive it (README "The two commands"; docs/running.md "Stopping
 // with npx"). npm runs a bin as `sh -c 'wfe' ...`; Debian's sh (dash) does not exec the
 // command, so the tree is npx -> sh -> node, and npx forwards SIGINT and SIGTERM to the
 // shell only. Measured with npx 11 and dash 0.5.12:

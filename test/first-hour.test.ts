@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -339,4 +339,31 @@ test('first hour: the library takes keyThrottle: false as well (and an isolated 
   } finally {
     await s.close();
   }
+});
+
+// ---- The CI step: README's workflow against action.yml ----
+
+test('first hour: the README workflow uses the Action as action.yml declares it: its inputs, a stop step with if: always(), scripts that exist', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const yaml = /```yaml\n(# \.github\/workflows\/contract\.yml[^]*?)\n```/.exec(readme)![1];
+  const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+  const inputs = [...action.slice(action.indexOf('\ninputs:'), action.indexOf('\noutputs:')).matchAll(/^ {2}([\w-]+):$/gm)].map((m) => m[1]);
+  assert.deepEqual(inputs, ['stop', 'executable', 'package', 'args', 'port-us', 'port-eu', 'timeout']);
+  const uses = [...yaml.matchAll(/uses: (<owner>\/wfe@\S+)/g)];
+  assert.equal(uses.length, 2, 'a start step and a stop step');
+  for (const m of yaml.matchAll(/with: \{ ([^}]*) \}/g)) {
+    for (const k of m[1].split(',').map((p) => p.split(':')[0].trim())) if (k !== 'node-version') assert.ok(inputs.includes(k), `with: ${k} is no input of action.yml`);
+  }
+  assert.match(yaml, /if: always\(\)\n\s+uses: <owner>\/wfe@main\n\s+with: \{ stop: true \}/);
+  assert.match(yaml, /\$WFE_US_URL/);
+  // Each input reaches the script under the name start.sh reads.
+  const start = readFileSync(join(ROOT, '.ci', 'action', 'start.sh'), 'utf8');
+  for (const [, name] of action.matchAll(/^ {8}(WFE_INPUT_\w+): \$\{\{ inputs\.[\w-]+ \}\}$/gm)) assert.ok(start.includes(`\${${name}`), `start.sh does not read ${name}`);
+  for (const script of action.matchAll(/"\$GITHUB_ACTION_PATH\/(\.ci\/action\/\w+\.sh)"/g)) {
+    assert.ok(existsSync(join(ROOT, script[1])), script[1]);
+    assert.ok(statSync(join(ROOT, script[1])).mode & 0o111, `${script[1]} is not executable`);
+  }
+  // The outputs and the variables start.sh writes.
+  for (const k of ['us-url', 'eu-url', 'pid', 'log']) assert.match(start, new RegExp(`echo "${k}=`));
+  for (const k of ['WFE_US_URL', 'WFE_EU_URL', 'WFE_PID', 'WFE_LOG']) assert.match(start, new RegExp(`echo "${k}=`));
 });
