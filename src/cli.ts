@@ -95,7 +95,7 @@ export function buildProgram(): Command {
         keyThrottle: o.keyThrottle !== false,
       }).catch(async (e: NodeJS.ErrnoException & { port?: number }) => {
         if (e.code === 'EADDRINUSE') throw portInUse(e, o);
-        throw o.db ? (await import('./database-file')).explainOpenError(o.db, e) : e;
+        throw o.db ? (await import('./store/db-file')).explainOpenError(o.db, e) : e;
       });
       // Handlers first: whoever reads the banner ("Ctrl+C to stop") may stop it at once.
       let stopping = false;
@@ -137,7 +137,7 @@ export function buildProgram(): Command {
     .action(async (o) => {
       const [{ createEmulator }, { serveStdio }, { hostForUrl }] = await Promise.all([import('./start'), import('./transports/mcp/stdio'), import('./transports/http/server')]);
       const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
-      const { explainOpenError } = await import('./database-file');
+      const { explainOpenError } = await import('./store/db-file');
       const { emu } = (() => {
         try {
           return createEmulator({

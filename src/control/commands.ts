@@ -8,7 +8,7 @@ import { ApiError } from '../errors';
 import { generateWorkspace, parseGenerateSpec } from '../fixtures/generate';
 import { progressBar } from '../fixtures/progress';
 import { hasWorkspaces } from '../rows/people';
-import { explainOpenError, refuseIfHeld } from '../database-file';
+import { explainOpenError, refuseIfHeld } from '../store/db-file';
 
 const fail = (message: string): never => {
   throw new Error(message);

@@ -43,8 +43,8 @@ export function addBackupCommands(program: Command): void {
     file: ['<backup>', 'backup file written by wfe backup'],
   };
   addDatabaseFileCommand(program, 'restore', restore, async ({ restoreDatabase }, input, o) => {
-    // A running wfe serve (or wfe mcp) on the file: refused, --force or not (src/database-file.ts).
-    (await import('../database-file')).refuseIfHeld(o.db, 'restore');
+    // A running wfe serve (or wfe mcp) on the file: refused, --force or not (src/store/db-file.ts).
+    (await import('./db-file')).refuseIfHeld(o.db, 'restore');
     const r = await restoreDatabase(input, o.db, { force: o.force });
     return `Restored ${input} into ${r.file} (${r.bytes} bytes, ${r.workspaces} workspaces).`;
   });

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { loadNativeBinding } from './store/native';
+import { loadNativeBinding } from './native';
 
 /** The reason a database file at `file` cannot be opened or written, found on disk; undefined when none is seen. */
 export function dbFileProblem(file: string): string | undefined {
