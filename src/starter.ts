@@ -7,7 +7,8 @@
 //   kept answering. Here: our parent, or our parent's parent, changes -> we stop.
 // - SIGINT to npx: the shell catches it and waits for its child before acting, so nothing
 //   happened. The shell is otherwise asleep in wait(), and a caught signal wakes it: its
-//   context switch count moves. Here: it moves -> we stop, as after Ctrl+C.
+//   context switch count moves. Here: it moves -> we stop, as after Ctrl+C (only when the
+//   shell runs nothing but us: onlyRunsUs).
 // Linux reads /proc; elsewhere only our own parent is watched. Started without npm
 // (`wfe serve &` in a CI step that then ends, the single executable, a container's PID 1),
 // nothing is watched: a background server may outlive the shell that started it.
@@ -21,6 +22,25 @@ interface ProcFacts {
   comm: string;
   ppid: number;
   switches: number;
+}
+
+/**
+ * Whether `pid` is a shell npm started to run this one command and nothing else: `sh -c <one
+ * simple command>` (no `;`, `&`, `|`, newline or substitution outside quotes) whose only child
+ * is us. A script that backgrounds wfe and carries on (`wfe serve & node --test`) wakes for its
+ * other children; its wake-ups are not a forwarded SIGINT.
+ */
+function onlyRunsUs(pid: number): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (argv[1] !== '-c' || argv[2] === undefined) return false;
+    const unquoted = argv[2].replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '');
+    if (/[;&|\n`]|\$\(/.test(unquoted)) return false;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+    return children.length === 1 && Number(children[0]) === process.pid;
+  } catch {
+    return false;
+  }
 }
 
 function proc(pid: number): ProcFacts | undefined {
@@ -50,6 +70,8 @@ export function watchStarter(onGone: (why: 'exited' | 'interrupted') => void): (
   const first = proc(parent);
   // npm's shell between npm and us (dash does not exec): watch it and the npm above it.
   const shell = first && SHELLS.has(first.comm) ? first : undefined;
+  // Its wake-ups mean a SIGINT only when it has nothing to do but wait for us.
+  const wakeIsSignal = shell !== undefined && onlyRunsUs(parent);
   // The shell's count now: it has slept in wait() since it started us (node takes far longer
   // to start than the shell to fork), and a SIGINT sent as soon as the banner shows must count.
   let switches = shell?.switches;
@@ -73,6 +95,7 @@ export function watchStarter(onGone: (why: 'exited' | 'interrupted') => void): (
     if (!shell) return;
     const now = proc(parent);
     if (!now || now.ppid !== shell.ppid) return fire('exited');
+    if (!wakeIsSignal) return;
     if (Date.now() < settleUntil || switches === undefined) {
       switches = now.switches;
       return;

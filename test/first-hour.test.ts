@@ -102,6 +102,37 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGKILL'] as const) {
   });
 }
 
+test('first hour: under npm, a shell script that backgrounds wfe and carries on (its own children waking it) does not stop it', async () => {
+  const bin = join(npxProject(), 'node_modules', '.bin', 'wfe');
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_lifecycle_event: 'test' };
+  for (const k of Object.keys(env)) if (k.startsWith('WFE_')) delete env[k];
+  // The shell waits for a line (sent once the banner shows), then spawns 30 children in turn.
+  const script = `"${bin}" serve --port-us 0 --port-eu 0 < /dev/null & read go; for i in $(seq 1 30); do sleep 0.05; done; echo looped; wait`;
+  const sh = spawn('sh', ['-c', script], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  sh.stdout.on('data', (c) => (out += c));
+  const until = async (re: RegExp) => {
+    const end = Date.now() + 60_000;
+    while (!re.test(out)) {
+      assert.ok(Date.now() < end && sh.exitCode === null, `waiting for ${re}: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  try {
+    await until(/Ctrl\+C/);
+    sh.stdin.write('go\n');
+    await until(/looped/);
+    assert.equal((await fetch(`${urlOf(out)}/_emulator/health`)).status, 200);
+    assert.doesNotMatch(out, /stopped/);
+  } finally {
+    try {
+      process.kill(-sh.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
 test('first hour: `wfe serve` started without npm is not tied to its parent (a CI step may background it)', async () => {
   // The test runner is the parent here; no npm_* variable: the watch is off, the server runs on.
   const env = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('npm_')).map((k) => [k, undefined]));

@@ -35,6 +35,8 @@ else
   CMD=(node "$REPO/bin/wfe.js")
 fi
 
+# A service for the rest of the job: not tied to an npm that may have run this script (docs/running.md "Stopping with npx").
+unset npm_lifecycle_event
 LOG="$TMP/wfe-$$.log"
 : > "$LOG"  # before wfe starts: the loop below reads it at once
 # Its own process group (setsid, where there is one), so stop.sh stops npx and the node under it together.
