@@ -32,3 +32,20 @@ install_and_run() { # <label> <npm command...>
 
 install_and_run npm12 npx -y npm@12
 install_and_run npm-machine npm
+
+# A project that installs the packed tarball with npm 12, having allowed better-sqlite3's
+# install script as the README says (README "The library"); then wfe opens a database.
+# WFE_NPM12_CONSUMER=0 leaves it out (it builds better-sqlite3 once more).
+if [ "${WFE_NPM12_CONSUMER:-1}" != 0 ]; then
+  began=$SECONDS
+  (cd "$WORK/npm-machine" && npm pack --silent --pack-destination "$WORK" > /dev/null)
+  mkdir "$WORK/consumer"
+  cd "$WORK/consumer"
+  echo '{"name":"consumer","version":"1.0.0","private":true}' > package.json
+  npm pkg set allowScripts.better-sqlite3=true --json
+  if ! npx -y npm@12 install --no-audit --no-fund "$WORK"/wfe-*.tgz > "$WORK/consumer.log" 2>&1; then
+    tail -40 "$WORK/consumer.log"; echo "npm12.sh: consumer: npm 12 install of the tarball failed" >&2; exit 1
+  fi
+  npx --no-install wfe seed --db "$WORK/consumer/wfe.sqlite" || { echo "npm12.sh: consumer: wfe seed failed (better-sqlite3 not built?)" >&2; exit 1; }
+  echo "npm12.sh: consumer: npm 12 installed the tarball with allowScripts.better-sqlite3 in $((SECONDS - began)) s; wfe seed ran"
+fi
