@@ -72,11 +72,13 @@ export function buildProgram(): Command {
     .addOption(new Option('--max-import-bytes <n>', 'largest database file POST /_emulator/import takes (bytes)').env('WFE_MAX_IMPORT_BYTES').argParser(positiveInt('--max-import-bytes')).default(256 * 1024 * 1024))
     .addOption(new Option('--instance-ttl <duration>', 'stop an isolated instance after this long without a request (seconds, or 500ms, 90s, 30m, 2h)').env('WFE_INSTANCE_TTL').argParser(duration).default(30 * 60_000, '30m'))
     .addOption(new Option('--max-instances <n>', 'isolated instances alive at once (POST /_emulator/instances)').env('WFE_MAX_INSTANCES').argParser(positiveInt('--max-instances')).default(64))
+    .addOption(new Option('--no-key-throttle', 'fuzzing: never answer 429 for repeated invalid keys (spec v3 8 does; env WFE_NO_KEY_THROTTLE=1)'))
     .addOption(new Option('--quiet', 'print nothing but errors'))
     .action(async (o) => {
       const { start } = await import('./start');
       if (env.WFE_NO_ADMIN === '1' || env.WFE_NO_ADMIN === 'true') o.admin = false;
       if (env.WFE_NO_OAUTH === '1' || env.WFE_NO_OAUTH === 'true') o.oauth = false;
+      if (env.WFE_NO_KEY_THROTTLE === '1' || env.WFE_NO_KEY_THROTTLE === 'true') o.keyThrottle = false;
       if (o.portUs === o.portEu && o.portUs !== 0) {
         throw new Error(`--port-us and --port-eu are both ${o.portUs}: each region needs its own port. Give --port-eu another port (0 = any free port).`);
       }
@@ -95,17 +97,26 @@ export function buildProgram(): Command {
         allowHosts: fromEnv(o.allowHost, 'WFE_ALLOW_HOST').map(hostValue),
         maxImportBytes: o.maxImportBytes,
         instances: { ttlMs: o.instanceTtl, max: o.maxInstances },
-      }).catch((e: NodeJS.ErrnoException & { port?: number }) => {
-        throw e.code === 'EADDRINUSE' ? portInUse(e, o) : e;
+        keyThrottle: o.keyThrottle !== false,
+      }).catch(async (e: NodeJS.ErrnoException & { port?: number }) => {
+        if (e.code === 'EADDRINUSE') throw portInUse(e, o);
+        throw o.db ? (await import('./store/db-file')).explainOpenError(o.db, e) : e;
       });
       // Handlers first: whoever reads the banner ("Ctrl+C to stop") may stop it at once.
-      const stop = async () => {
+      let stopping = false;
+      const stop = async (why: string) => {
+        if (stopping) return;
+        stopping = true;
         await s.close();
+        if (!o.quiet) process.stdout.write(`Workflow Emulator stopped (${why}).\n`);
         process.exit(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      if (!o.quiet) await printBanner(s.urls, o);
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      // Started by npx or npm run: stop with it (src/starter.ts).
+      const { startedByNpm, watchStarter } = await import('./starter');
+      if (startedByNpm()) watchStarter((why) => void stop(why === 'exited' ? 'the npm process that started it exited' : 'the npm process that started it was interrupted'));
+      if (!o.quiet) await printBanner(s.urls, { ...o, forwardEvents: o.forwardEvents ?? env.WFE_FORWARD_EVENTS });
       if (!o.quiet && (o.host === '0.0.0.0' || o.host === '::')) {
         process.stdout.write(`  Note: bound to ${o.host}; requests are answered only when their Host is localhost, 127.0.0.1, [::1] or a name given to --allow-host${fromEnv(o.allowHost, 'WFE_ALLOW_HOST').includes('*') ? " ('*': also any name of one label and any IP address)" : ''} (docs/security.md).\n`);
       }
@@ -140,14 +151,21 @@ export function buildProgram(): Command {
         import('./transports/mcp/narrowing'),
       ]);
       const base = (p: number, fallback: number) => `http://${hostForUrl(o.host)}:${p || fallback}`;
-      const { emu } = createEmulator({
-        db: o.db,
-        fixture: o.fixture,
-        standardBudget: o.standardBudget,
-        cheapBudget: o.cheapBudget,
-        baseUrls: { US: base(o.portUs, 8787), EU: base(o.portEu, 8788) },
-        log: (l) => process.stderr.write(l + '\n'),
-      });
+      const { explainOpenError } = await import('./store/db-file');
+      const { emu } = (() => {
+        try {
+          return createEmulator({
+            db: o.db,
+            fixture: o.fixture,
+            standardBudget: o.standardBudget,
+            cheapBudget: o.cheapBudget,
+            baseUrls: { US: base(o.portUs, 8787), EU: base(o.portEu, 8788) },
+            log: (l) => process.stderr.write(l + '\n'),
+          });
+        } catch (e) {
+          throw o.db ? explainOpenError(o.db, e) : e;
+        }
+      })();
       let narrowing;
       try {
         narrowing = parseNarrowing({ readOnly: o.readOnly, tools: o.tools, toolsets: o.toolsets }, { readOnly: '--read-only', tools: '--tools', toolsets: '--toolsets' }, emu.table.toolsByName);
@@ -200,7 +218,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-async function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string }) {
+async function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: string; db?: string; forwardEvents?: string; keyThrottle?: boolean }) {
   const lines = [
     'Workflow Emulator is running.',
     `  US  REST ${urls.US}/v3   MCP ${urls.US}/mcp`,
@@ -209,6 +227,8 @@ async function printBanner(urls: Record<'US' | 'EU', string>, o: { fixture: stri
     `  Web console: ${urls.US}/app (EU: ${urls.EU}/app)`,
     `  Database: ${o.db ?? 'in-memory'}   Fixture: ${o.fixture}`,
   ];
+  if (o.forwardEvents) lines.push(`  Forwarding every event of every workspace to ${o.forwardEvents} (--forward-events)`);
+  if (o.keyThrottle === false) lines.push('  Invalid-key throttle off (--no-key-throttle): repeated bad keys are never answered 429, unlike the service');
   const { fixtureKeys, keyLine } = await import('./fixtures/keys');
   const keys = fixtureKeys(o.fixture);
   if (keys.length) {

@@ -85,6 +85,8 @@ export interface EmulatorOptions {
   instances?: InstanceSettings | false;
   /** OAuth sign-in on /mcp (docs/oauth.md); false: off (--no-oauth), /mcp takes X-API-KEY alone. */
   oauth?: boolean;
+  /** false: never answer 429 for repeated invalid keys (--no-key-throttle, for fuzzing; spec v3 8 throttles). */
+  keyThrottle?: boolean;
 }
 
 /**
@@ -112,7 +114,7 @@ export class Emulator {
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
-  readonly throttle = new KeyThrottle();
+  readonly throttle: KeyThrottle;
   readonly baseUrls: Record<Region, string>;
   readonly hooks: DomainHooks = {};
   readonly fixture: FixtureSource;
@@ -151,6 +153,7 @@ export class Emulator {
     this.ops = options.ops ?? operations;
     this.catalog = options.catalog ?? mcpCatalog;
     this.clock = options.clock ?? new Clock();
+    this.throttle = new KeyThrottle(options.keyThrottle === false ? Infinity : undefined);
     this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();

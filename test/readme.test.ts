@@ -48,7 +48,7 @@ function blocks(md: string): Block[] {
  */
 const SKIPS: { match: string; reason: string }[] = [
   { match: 'podman ', reason: 'the container (README "Container"): .ci/container.sh builds the image as written here; test/container.test.ts runs the run block as pasted when podman and the image are present (required there)' },
-  { match: '.github/workflows/contract.yml', reason: 'a GitHub Actions job: test/package/ci-job.sh runs the same steps in a project that installed the packed tarball (.ci/run, test/package.test.ts)' },
+  { match: '.github/workflows/contract.yml', reason: 'a GitHub Actions workflow using this repository\'s action.yml: .ci/action/test.sh runs its start and stop scripts as the runner does, in an empty project (.ci/run); test/first-hour.test.ts checks the workflow against action.yml' },
   { match: 'git clone <this repository>', reason: 'install from a tarball or a path: test/package.test.ts packs, installs offline and runs the examples there (.ci/run)' },
   { match: 'npm install --save-dev', reason: 'install from a tarball or a path: test/package.test.ts (.ci/run)' },
   { match: 'npm run build && cp dist/wfe', reason: 'builds the single executable and copies it to /usr/local/bin: test/sea.test.ts runs it (.ci/run)' },
@@ -205,6 +205,14 @@ async function shellBlock(b: Block) {
       last = { body: (await curl(cmd, note, vars, last, where)) as { nextCursor?: string } };
     } else if (cmd.startsWith('npx wfe ')) {
       await wfe(cmd, where);
+    } else if (cmd.startsWith('npm pkg set allowScripts.')) {
+      // A consumer's package.json: run in an empty project; what it writes is what wfe's own package.json allows.
+      const r = await sh(`mkdir -p consumer && cd consumer && echo '{"name":"consumer","version":"1.0.0"}' > package.json && ${cmd} && cat package.json`);
+      assert.equal(r.code, 0, `${where}: ${cmd}: ${r.err}`);
+      const allowed = JSON.parse(r.out).allowScripts as Record<string, boolean>;
+      const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).allowScripts as Record<string, boolean>;
+      for (const [name, v] of Object.entries(allowed)) assert.equal(own[name], v, `${where}: wfe's package.json does not allow ${name}`);
+      assert.ok(Object.keys(allowed).length > 0, where);
     } else if (!skip) {
       assert.fail(`${where}: a shell command this test does not know: ${cmd}\nRun it (add a handler) or add it to SKIPS in test/readme.test.ts with the reason.`);
     }

@@ -8,6 +8,7 @@ import { ApiError } from '../errors';
 import { generateWorkspace, parseGenerateSpec } from '../fixtures/generate';
 import { progressBar } from '../fixtures/progress';
 import { hasWorkspaces } from '../rows/people';
+import { explainOpenError, refuseIfHeld } from '../store/db-file';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -20,7 +21,12 @@ function needs(command: string, missing: (string | false)[], example: string): v
 }
 
 function withDb<T>(file: string, fn: (db: ReturnType<typeof openDb>) => T): T {
-  const db = openDb(file);
+  let db: ReturnType<typeof openDb>;
+  try {
+    db = openDb(file);
+  } catch (e) {
+    throw explainOpenError(file, e);
+  }
   try {
     return fn(db);
   } catch (e) {
@@ -29,6 +35,15 @@ function withDb<T>(file: string, fn: (db: ReturnType<typeof openDb>) => T): T {
   } finally {
     db.close();
   }
+}
+
+/**
+ * `<out>` and `<in>` are required, and --help says so; commander would refuse a missing one
+ * before the action runs, and the action names every missing piece at once (needs()).
+ */
+function missingArgumentsNamedByAction(cmd: Command): Command {
+  (cmd as Command & { missingArgument(name: string): void }).missingArgument = () => {};
+  return cmd;
 }
 
 export function addDatabaseCommands(program: Command): void {
@@ -45,6 +60,7 @@ export function addDatabaseCommands(program: Command): void {
     .action((o: { db: string; fixture: string; force?: boolean; generate?: string }) => {
       const spec = o.generate === undefined ? undefined : parseGenerateSpec(o.generate);
       const started = Date.now();
+      if (o.force) refuseIfHeld(o.db, 'seed --force');
       withDb(o.db, (db) => {
         const used = hasWorkspaces(db);
         if (used && !o.force) fail(`${o.db} already holds data. Add --force to wipe it and seed '${o.fixture}' again.`);
@@ -58,11 +74,10 @@ export function addDatabaseCommands(program: Command): void {
       );
     });
 
-  program
-    .command('export')
+  missingArgumentsNamedByAction(program.command('export'))
     .description('Write a database file as one self-contained SQLite file (what GET /_emulator/export answers).')
     .addOption(new Option('--db <file>', 'SQLite file to read (env WFE_DB)').default(env.WFE_DB))
-    .argument('[out]', 'file to write')
+    .argument('<out>', 'file to write')
     .action((out: string | undefined, o: { db?: string }) => {
       needs('export', [o.db === undefined && '--db <file> (or WFE_DB): the database file to read', out === undefined && '<out>: the file to write'], 'wfe export --db wfe.sqlite snapshot.sqlite');
       if (!existsSync(o.db!)) fail(`No database file at ${o.db}.`);
@@ -71,17 +86,17 @@ export function addDatabaseCommands(program: Command): void {
       process.stderr.write(`Exported ${o.db} to ${out} (${bytes.length} bytes).\n`);
     });
 
-  program
-    .command('import')
+  missingArgumentsNamedByAction(program.command('import'))
     .description('Replace the data of a database file with an exported one (what POST /_emulator/import does).')
     .addOption(new Option('--db <file>', 'SQLite file to write (created if missing; env WFE_DB)').default(env.WFE_DB))
-    .argument('[in]', 'exported SQLite file to read')
+    .argument('<in>', 'exported SQLite file to read')
     .action((input: string | undefined, o: { db?: string }) => {
       needs('import', [o.db === undefined && '--db <file> (or WFE_DB): the database file to replace the data of', input === undefined && '<in>: the exported file to read'], 'wfe import --db wfe.sqlite snapshot.sqlite');
       if (!existsSync(input!)) fail(`No file at ${input}.`);
       const bytes = readFileSync(input!);
       // The route's refusal speaks of a request body; here it is a file.
       if (!isSqliteFile(bytes)) fail(`${input} is not a SQLite database file: give a file written by wfe export, wfe backup or GET /_emulator/export.`);
+      refuseIfHeld(o.db!, 'import');
       const r = withDb(o.db!, (db) => importDatabase(db, bytes));
       process.stderr.write(`Imported ${input} into ${o.db}: ${r.rows} rows in ${r.tables} tables.\n`);
     });

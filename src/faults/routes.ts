@@ -40,7 +40,8 @@ export const faultRoutes: ControlRoute[] = [
     output: rule,
     refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
     handler: async (emu, { req, requestId }) => {
-      const body = await readJson(req, emu.maxBodyBytes);
+      // Like every control route: JSON whatever the Content-Type says (curl -d), docs/faults.md as pasted.
+      const body = await readJson(req, emu.maxBodyBytes, true);
       if (body === undefined) throw validationError('Send a fault rule as a JSON object, e.g. {"path":"/v3/**","status":503,"times":1}.');
       return json(201, emu.faults.add(body), { 'X-Request-Id': requestId, Location: `${ROOT}/${emu.faults.list().at(-1)!.id}` });
     },

@@ -37,12 +37,14 @@ export function addBackupCommands(program: Command): void {
     return `Backed up ${o.db} to ${r.file} (${r.bytes} bytes, schema version ${r.schemaVersion}, ${r.workspaces} workspaces, integrity ok).`;
   });
   const restore: DatabaseFileHelp = {
-    description: 'Replace the data of a database file with a backup (stop wfe serve on that file first).',
+    description: 'Replace the data of a database file with a backup (refused while a wfe serve or wfe mcp has that file open).',
     db: 'SQLite file to restore into (created if missing)',
     force: 'replace a database that already holds data',
     file: ['<backup>', 'backup file written by wfe backup'],
   };
   addDatabaseFileCommand(program, 'restore', restore, async ({ restoreDatabase }, input, o) => {
+    // A running wfe serve (or wfe mcp) on the file: refused, --force or not (src/store/db-file.ts).
+    (await import('./db-file')).refuseIfHeld(o.db, 'restore');
     const r = await restoreDatabase(input, o.db, { force: o.force });
     return `Restored ${input} into ${r.file} (${r.bytes} bytes, ${r.workspaces} workspaces).`;
   });

@@ -91,13 +91,13 @@ export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
       path: `${ROOT}/failures`,
       summary: "Make a checklist's next upgrade fail",
       body: failureBody,
-      // Read with the v3 body rules (a JSON Content-Type), as it always was.
+      // Read here, in this area's words; JSON whatever the Content-Type says, like every control route (curl -d).
       ownBody: true,
       status: 201,
       output: failure,
       refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
       handler: async (emu, { req, requestId }) => {
-        const raw = await readJson(req, emu.maxBodyBytes);
+        const raw = await readJson(req, emu.maxBodyBytes, true);
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');
         const parsed = failureBody().safeParse(raw);
         if (!parsed.success) throw zodToApiError(parsed.error, raw);
