@@ -2,6 +2,7 @@
 // saved views (applied as list_my_work arguments, 4.6 last rule) and snoozes.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
+import { DateTimePicker, wallToUtc } from '../pickers';
 import { v3, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -92,10 +93,9 @@ export function MyWorkPage() {
     <//>
     <form class="inline" aria-label="Snooze" onSubmit=${(e: Event) => {
       e.preventDefault();
-      void act.run(() => v3('POST', '/v3/my-work/snooze', { snoozedUntil: until, tasks: refs() }), 'Snoozed', () => setPicked({}));
+      void act.run(() => v3('POST', '/v3/my-work/snooze', { snoozedUntil: wallToUtc(until) ?? until, tasks: refs() }), 'Snoozed', () => setPicked({}));
     }}>
-      <label for="snooze-until">Snooze the selected tasks until (ISO 8601)</label>
-      <input id="snooze-until" value=${until} placeholder="2026-12-01T09:00:00Z" onInput=${(e: Event) => setUntil((e.target as HTMLInputElement).value)} />
+      <${DateTimePicker} id="snooze-until" label="Snooze the selected tasks until" wall=${until} onWall=${setUntil} />
       <button type="submit">Snooze</button>
       <button type="button" onClick=${() => act.run(() => v3('DELETE', '/v3/my-work/snooze', { tasks: refs() }), 'Snooze ended', () => setPicked({}))}>End snooze</button>
     </form>
