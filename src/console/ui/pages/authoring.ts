@@ -175,7 +175,6 @@ function Editor({ source, start, forTemplate, templateName }: { source: Source; 
         </details>`}
         <section aria-labelledby="ed-about-h">
           <h2 id="ed-about-h">Template</h2>
-          <${Issues} at="$" />
           <div class="inline">
             <span class="ed-control"><label for="ed-name">Template name</label>
               <input id="ed-name" value=${doc.name ?? ''} aria-invalid=${placed.get('$.name')?.some((v) => v.severity === 'error') ? 'true' : undefined} aria-describedby=${placed.get('$.name') ? `${idOf('$.name')}-issues` : undefined}
@@ -197,8 +196,9 @@ function Editor({ source, start, forTemplate, templateName }: { source: Source; 
         <section aria-labelledby="ed-doc-h">
           <h2 id="ed-doc-h">Document editor</h2>
           <p class="muted" id="ed-document-hint">The whole template document as JSON (docs/template-document.md): everything the form above does not cover (notifications, parameters, assignees, tags, regexes…) is edited here.</p>
-          <textarea id="ed-document" class="ed-json" rows="16" spellcheck="false" aria-labelledby="ed-doc-h" aria-describedby=${`ed-document-hint${parseError ? ' ed-document-error' : ''}`} aria-invalid=${parseError ? 'true' : undefined}
+          <textarea id="ed-document" class="ed-json" rows="16" spellcheck=${false} aria-labelledby="ed-doc-h" aria-describedby=${`ed-document-hint${parseError ? ' ed-document-error' : ''}${placed.get('$') ? ` ${idOf('$')}-issues` : ''}`} aria-invalid=${parseError ? 'true' : undefined}
             value=${text} onInput=${(e: Event) => onText((e.target as HTMLTextAreaElement).value)}></textarea>
+          <${Issues} at="$" />
           ${parseError && html`<p id="ed-document-error" class="issue-error" data-testid="json-error">Not JSON: ${parseError}</p>`}
         </section>
         <${Preview} doc=${doc} />
@@ -209,7 +209,8 @@ function Editor({ source, start, forTemplate, templateName }: { source: Source; 
 /** A violation's link moves focus to the control it belongs to. */
 function jump(e: Event, path: string, doc: Doc) {
   const anchor = [...placeViolations(doc, [{ path, code: '', message: '', severity: 'error' }]).keys()][0];
-  const el = document.getElementById(idOf(anchor)) ?? document.getElementById(`${idOf(anchor)}-issues`);
+  // What the form does not show is edited in the document editor.
+  const el = anchor === '$' ? document.getElementById('ed-document') : (document.getElementById(idOf(anchor)) ?? document.querySelector<HTMLElement>(`#${idOf(anchor)}-issues`)?.closest('fieldset')?.querySelector<HTMLElement>('input, select, textarea, button'));
   if (!el) return;
   e.preventDefault();
   el.focus();
