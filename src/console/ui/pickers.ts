@@ -19,7 +19,7 @@ export function usePeople(): Person[] | undefined {
   const { answer } = useApi(async () => {
     const [m, g] = await Promise.all([v3('GET', '/v3/members?pageSize=100'), v3('GET', '/v3/groups?pageSize=100')]);
     if (!m.ok) return m;
-    const members: Person[] = (m.body.items as any[]).filter((x) => x.isActive !== false && !x.isRemoved).map((x) => ({ type: 'TeamMember', id: x.id, name: x.name, email: x.email }));
+    const members: Person[] = (m.body.items as any[]).filter((x) => x.isActive !== false && !x.isRemoved).map((x) => ({ type: 'TeamMember', id: x.id, name: x.name || x.email || `#${x.id}`, email: x.email }));
     const groups: Person[] = g.ok ? (g.body.items as any[]).map((x) => ({ type: 'Group', id: x.id, name: x.name })) : [];
     return { ok: true, status: 200, body: [...members, ...groups] };
   }, [], 'none');
@@ -146,10 +146,12 @@ export function MentionTextarea(p: { id: string; value: string; onChange: (text:
     if (!x || !at || !el) return;
     const caret = el.selectionStart ?? el.value.length;
     const text = `${p.value.slice(0, at.start)}@${x.name} ${p.value.slice(caret)}`;
+    // Written into the element now, caret after the name, so keys typed next land there (the render that follows finds the same value).
+    const pos = at.start + x.name.length + 2;
+    el.value = text;
+    el.setSelectionRange(pos, pos);
     p.onChange(text, p.mentions.some((m) => samePerson(m, x)) ? p.mentions : [...p.mentions, x]);
     setAt(undefined);
-    const pos = at.start + x.name.length + 2;
-    requestAnimationFrame(() => el.setSelectionRange(pos, pos));
   };
   return html`<div class="combo-box">
     <textarea id=${p.id} ref=${ref} rows="3" role="combobox" aria-autocomplete="list" aria-expanded=${list.length > 0 ? 'true' : 'false'} aria-controls=${listId}

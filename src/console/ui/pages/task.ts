@@ -76,7 +76,7 @@ function People({ base, t }: { base: string; t: any }) {
   return html`<section aria-labelledby="people-h">
     <h3 id="people-h">Assignees and due date</h3>
     <p>Assigned: ${t.assignees.length ? names(t.assignees) : html`<span class="muted">nobody</span>`}${t.isAssignedExclusively ? ' (exclusively)' : ''}</p>
-    <form class="inline" aria-label="Assignees" onSubmit=${(e: Event) => {
+    <form class="inline" aria-label="Set the assignees" onSubmit=${(e: Event) => {
       e.preventDefault();
       void act.run(() => v3('PUT', `${base}/assignees`, { assignees: chosen.map(({ type, id }) => ({ type, id })) }), 'Assignees set', () => setWho(undefined));
     }}>
@@ -85,7 +85,7 @@ function People({ base, t }: { base: string; t: any }) {
       <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/assignees`), 'Assignees cleared', () => setWho(undefined))}>Clear assignees</button>
     </form>
     <p>Due: ${t.dueDateTime ? html`<${Time} value=${t.dueDateTime} />` : html`<span class="muted">no due date</span>`}</p>
-    <form class="inline" aria-label="Due date" onSubmit=${(e: Event) => {
+    <form class="inline" aria-label="Set the due date" onSubmit=${(e: Event) => {
       e.preventDefault();
       void act.run(() => v3('PUT', `${base}/due-date`, { dueDateTime: wallToUtc(wall) ?? wall }), 'Due date set', () => setDue(undefined));
     }}>
