@@ -208,3 +208,39 @@ test('issue 40: axe-core finds no serious or critical violation with the pickers
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("issue 40 (4.6 create_my_work_view visibleTo): a UsersGroups view shared through the picker, with the mouse and with the keyboard alone", async () => {
+  const page = await browser.tab();
+  await page.goto(`${s.us}/app/my-work`);
+  await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
+  await page.getByText('Save these filters as a view').click();
+  await page.getByLabel('View name').fill('Shared by mouse');
+  await page.getByLabel('Shared with').selectOption('UsersGroups');
+  const picker = page.getByRole('combobox', { name: 'Visible to' });
+  await picker.click();
+  await picker.fill('mia');
+  await page.getByRole('listbox').getByRole('option', { name: /Mia Member/ }).click();
+  await picker.fill('Operat');
+  await page.getByRole('listbox').getByRole('option', { name: /Operations/ }).click();
+  await page.getByRole('button', { name: 'Save view' }).click();
+  await page.getByRole('status').filter({ hasText: 'View Shared by mouse saved' }).waitFor();
+
+  await page.goto(`${s.us}/app/my-work`);
+  await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
+  await press(page, page.getByText('Save these filters as a view'));
+  await typeInto(page, page.getByLabel('View name'), 'Shared by keyboard');
+  await typeInto(page, page.getByLabel('Shared with'), 'chosen');
+  await typeInto(page, page.getByRole('combobox', { name: 'Visible to' }), 'sales');
+  await page.getByRole('listbox').getByRole('option', { name: /Sales/ }).waitFor();
+  await page.keyboard.press('Enter');
+  await press(page, page.getByRole('button', { name: 'Save view' }));
+  await page.getByRole('status').filter({ hasText: 'View Shared by keyboard saved' }).waitFor();
+
+  const views = (await s.api(KEYS.admin, 'GET', '/v3/my-work/views')).body;
+  const list: any[] = Array.isArray(views) ? views : views.items;
+  const seen = (n: string) => list.find((v) => v.name === n).visibleTo.map((x: any) => `${x.type}:${x.id}`).sort();
+  assert.deepEqual(seen('Shared by mouse'), [`Group:${DEMO.groups.operations}`, `TeamMember:${DEMO.members.mia}`]);
+  assert.deepEqual(seen('Shared by keyboard'), [`Group:${DEMO.groups.sales}`]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

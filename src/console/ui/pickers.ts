@@ -69,8 +69,10 @@ export function PeoplePicker(p: { id: string; label: string; value: Person[]; on
   const pick = (x: Person | undefined) => {
     if (!x) return;
     p.onChange([...p.value, x]);
+    // Closed after a pick (it would cover what follows); typing, a click or ArrowDown opens it again.
     setQ('');
     setActive(0);
+    setOpen(false);
   };
   return html`<div class="combo" data-focus-group>
     <label for=${p.id}>${p.label}</label>
@@ -82,7 +84,7 @@ export function PeoplePicker(p: { id: string; label: string; value: Person[]; on
         aria-activedescendant=${list.length > 0 ? `${listId}-${active}` : undefined} aria-describedby=${p.describedBy}
         placeholder=${all ? 'search by name or email' : 'loading people…'} value=${q}
         onInput=${(e: Event) => (setQ((e.target as HTMLInputElement).value), setOpen(true), setActive(0))}
-        onFocus=${() => setOpen(true)} onBlur=${() => setOpen(false)}
+        onClick=${() => setOpen(true)} onBlur=${() => setOpen(false)}
         onKeyDown=${(e: KeyboardEvent) => {
           if (!open && e.key === 'ArrowDown') return (setOpen(true), e.preventDefault());
           listKeys(e, list.length, active, setActive, () => pick(list[active]), () => setOpen(false));

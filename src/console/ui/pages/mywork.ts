@@ -2,7 +2,7 @@
 // saved views (applied as list_my_work arguments, 4.6 last rule) and snoozes.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
-import { DateTimePicker, wallToUtc } from '../pickers';
+import { DateTimePicker, PeoplePicker, wallToUtc, type Person } from '../pickers';
 import { v3, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -26,6 +26,34 @@ export function viewQuery(v: any): Record<string, string> {
   if (v.includeStandalone === false) q.includeStandalone = 'false';
   if (typeof v.sort === 'string' && !/^(status|assignees|tags)/.test(v.sort)) q.sort = v.sort;
   return q;
+}
+
+/** POST /v3/my-work/views: the filters shown saved as a view; a UsersGroups view names who sees it (`visibleTo`, people and groups). */
+function SaveView({ statuses, sort }: { statuses: string[]; sort: string }) {
+  const act = useAction();
+  const [name, setName] = useState('');
+  const [type, setType] = useState('Private');
+  const [visibleTo, setVisibleTo] = useState<Person[]>([]);
+  return html`<details class="card">
+    <summary>Save these filters as a view</summary>
+    <form class="stack" aria-label="Save a view" onSubmit=${(e: Event) => {
+      e.preventDefault();
+      const body: Record<string, unknown> = { name, type, sort };
+      if (statuses.length) body.statuses = statuses;
+      if (type === 'UsersGroups') body.visibleTo = visibleTo.map(({ type: t, id }) => ({ type: t, id }));
+      void act.run(() => v3('POST', '/v3/my-work/views', body), `View ${name} saved`, () => (setName(''), setVisibleTo([])));
+    }}>
+      <label for="view-name">View name</label>
+      <input id="view-name" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
+      <label for="view-type">Shared with</label>
+      <select id="view-type" value=${type} onChange=${(e: Event) => setType((e.target as HTMLSelectElement).value)}>
+        <option value="Private">only me (Private)</option><option value="UsersGroups">chosen people and groups (UsersGroups)</option><option value="Team">everyone (Team)</option>
+      </select>
+      ${type === 'UsersGroups' && html`<${PeoplePicker} id="view-visible-to" label="Visible to" value=${visibleTo} onChange=${setVisibleTo} />`}
+      <button type="submit">Save view</button>
+    </form>
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="save view" />`}
+  </details>`;
 }
 
 export function MyWorkPage() {
@@ -68,6 +96,7 @@ export function MyWorkPage() {
       <label>Sort <select value=${sort} onChange=${(e: Event) => setSort((e.target as HTMLSelectElement).value)}>${SORTS.map((s) => html`<option value=${s}>${s}</option>`)}</select></label>
       <button type="submit">Apply</button>
     </form>
+    <${SaveView} statuses=${statuses} sort=${sort} />
     <${Loaded} answer=${answer} what="GET /v3/my-work">
       ${(b: any) => html`<p class="muted">${b.total} task${b.total === 1 ? '' : 's'}</p>
         <${Wide} label="My work"><table>

@@ -3,6 +3,7 @@
 // schedule's zone, as the API answers them.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
+import { actingZone } from '../pickers';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -17,7 +18,8 @@ function CreateSchedule() {
   const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
-  const [zone, setZone] = useState('UTC');
+  // The acting member's zone to start with (a schedule's times are wall clock in its own zone).
+  const [zone, setZone] = useState(actingZone);
   const [start, setStart] = useState('');
   const [frequency, setFrequency] = useState('');
   return html`<section aria-labelledby="new-schedule-h" class="card">
