@@ -152,6 +152,16 @@ test('issue 40: the same template built, published, run, versioned and upgraded 
   await focusedOn(taskBox(page, 'Task 3').getByLabel('Task name'));
   await page.keyboard.type('Approve');
   await press(page, taskBox(page, 'Task 3').getByLabel('Stop task'), 'Space');
+  // Reorder and remove by keys: focus follows the moved task's button.
+  await press(page, page.getByRole('button', { name: 'Add task' }));
+  await focusedOn(taskBox(page, 'Task 4').getByLabel('Task name'));
+  await page.keyboard.type('Scratch');
+  await press(page, page.getByRole('button', { name: 'Move up task 4 Scratch' }));
+  await focusedOn(page.getByRole('button', { name: 'Move up task 3 Scratch' }));
+  assert.equal(await taskBox(page, 'Task 4').getByLabel('Task name').inputValue(), 'Approve');
+  await press(page, page.getByRole('button', { name: 'Remove task 3 Scratch' }));
+  await taskBox(page, 'Task 4').waitFor({ state: 'detached' });
+  assert.equal(await taskBox(page, 'Task 3').getByLabel('Task name').inputValue(), 'Approve');
   await validated(page);
   await press(page, page.getByRole('button', { name: 'Publish template' }));
   await page.getByRole('heading', { level: 1, name: 'Keyboard purchase' }).waitFor();
