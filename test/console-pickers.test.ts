@@ -182,6 +182,16 @@ test("issue 40: a refusal's field shown at its control under the field's label, 
   assert.equal(await refusal.getByText('fields[0].value', { exact: true }).count(), 0);
   assert.ok((await id.getAttribute('aria-describedby'))!.includes(`field-22000000-0000-4000-8000-000000000101-refusal`));
   assert.equal(await page.getByTestId('refusal').count(), 1, 'the newest refusal replaced the comment refusal');
+  // A form's refusal names the control by its label, the message as the API wrote it.
+  await page.goto(`${s.us}/app/schedules`);
+  await page.getByLabel('Name').fill('Refused schedule');
+  await page.getByLabel('Template').selectOption(DEMO.vendor);
+  await page.getByLabel('Time zone').fill('Mars/Base');
+  await page.getByLabel('Starts (wall clock)').fill('2035-03-05T09:00:00');
+  await page.getByRole('button', { name: 'Create schedule' }).click();
+  const zone = page.getByTestId('refusal');
+  await zone.getByText('at Time zone').waitFor();
+  await zone.getByText("timeZone 'Mars/Base' is not a time zone", { exact: false }).waitFor();
   assert.deepEqual(page.errors, []);
   await page.close();
 });

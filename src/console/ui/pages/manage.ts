@@ -44,7 +44,7 @@ export function RunChecklist({ templateKey, version, latest }: { templateKey: st
         <input id=${`run-param-${p}`} value=${params[p] ?? ''} onInput=${(e: Event) => setParams({ ...params, [p]: (e.target as HTMLInputElement).value })} />`)}
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Run checklist</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" labels=${{ name: 'Checklist name', dueDateTime: 'Due', parameters: 'Parameters', templateKey: 'Template', version: 'Version' }} />`}
   </section>`;
 }
 
@@ -117,7 +117,7 @@ export function NewStandaloneTask() {
       <${DateTimePicker} id="new-task-due" label="Due (optional)" wall=${due} onWall=${setDue} />
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create task</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new task" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new task" labels=${{ name: 'Task name', description: 'Description', dueDateTime: 'Due' }} />`}
   </details>`;
 }
 

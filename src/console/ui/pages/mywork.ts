@@ -52,7 +52,7 @@ function SaveView({ statuses, sort }: { statuses: string[]; sort: string }) {
       ${type === 'UsersGroups' && html`<${PeoplePicker} id="view-visible-to" label="Visible to" value=${visibleTo} onChange=${setVisibleTo} />`}
       <button type="submit">Save view</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="save view" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="save view" labels=${{ name: 'View name', type: 'Shared with', visibleTo: 'Visible to', statuses: 'Status', sort: 'Sort' }} />`}
   </details>`;
 }
 
@@ -128,5 +128,5 @@ export function MyWorkPage() {
       <button type="submit">Snooze</button>
       <button type="button" onClick=${() => act.run(() => v3('DELETE', '/v3/my-work/snooze', { tasks: refs() }), 'Snooze ended', () => setPicked({}))}>End snooze</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="snooze" />`}`;
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="snooze" labels=${{ snoozedUntil: 'Snooze the selected tasks until', tasks: 'the selected tasks' }} />`}`;
 }

@@ -45,7 +45,7 @@ function CreateSchedule() {
       <select id="schedule-frequency" value=${frequency} onChange=${(e: Event) => setFrequency((e.target as HTMLSelectElement).value)}>${FREQUENCIES.map((f) => html`<option value=${f}>${f || 'once'}</option>`)}</select>
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create schedule</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new schedule" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new schedule" labels=${{ name: 'Name', templateKey: 'Template', timeZone: 'Time zone', startDateTime: 'Starts', recurrence: 'Repeats' }} />`}
   </section>`;
 }
 

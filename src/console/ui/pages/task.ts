@@ -60,7 +60,7 @@ function Comments({ base, comments }: { base: string; comments: any[] }) {
       <${PeoplePicker} id="comment-mention" label="Mention and assign" value=${assign} onChange=${setAssign} />
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Comment</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="comment" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="comment" labels=${{ text: 'Add a comment', html: 'Add a comment', assignedMentioned: 'Mention and assign', attachment: 'Attachment' }} />`}
   </section>`;
 }
 
@@ -93,7 +93,7 @@ function People({ base, t }: { base: string; t: any }) {
       <button type="submit">Set due date</button>
       <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/due-date`), 'Due date cleared', () => setDue(undefined))}>Clear due date</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} labels=${{ assignees: 'Assignees', dueDateTime: 'Due date' }} />`}
   </section>`;
 }
 
