@@ -135,7 +135,7 @@ test('issue 40: the same with the keyboard alone (Tab, typing, arrows, Enter)', 
   await page.close();
 });
 
-test('issue 40: snooze (My work) and the clock (panel) take the same date picker and send UTC', async () => {
+test("issue 40: snooze (My work) and the clock (panel) take the same date picker and send UTC; a schedule's wall-clock start shown as the instant it is", async () => {
   const page = await browser.tab();
   const task = await s.api(KEYS.admin, 'POST', '/v3/tasks', { name: 'Snooze me through the picker' });
   assert.equal(task.status, 201, task.text);
@@ -149,6 +149,14 @@ test('issue 40: snooze (My work) and the clock (panel) take the same date picker
   await page.getByRole('status').filter({ hasText: 'Snoozed' }).waitFor();
   const snooze = await s.api(KEYS.admin, 'GET', `/v3/tasks/${task.body.key}/snooze`);
   assert.equal(Date.parse(snooze.body.snoozedUntil), Date.parse(until), snooze.text);
+
+  // A schedule's start is wall clock in its own zone (docs/schedules.md): the form says which instant that is.
+  await page.goto(`${s.us}/app/schedules`);
+  await page.getByLabel('Time zone').fill('Europe/Berlin');
+  await page.getByLabel('Starts (wall clock)').fill('2035-07-01T09:00:00');
+  await page.getByTestId('schedule-start-utc').filter({ hasText: '2035-07-01 07:00:00 UTC' }).waitFor();
+  await page.getByLabel('Time zone').fill('America/New_York');
+  await page.getByTestId('schedule-start-utc').filter({ hasText: '2035-07-01 13:00:00 UTC' }).waitFor();
 
   await page.goto(`${s.us}/app/emulator`);
   await page.getByLabel('Or pick a time').fill('2031-06-01T12:00');

@@ -213,3 +213,23 @@ export function DateTimePicker(p: { id: string; label: string; wall: string; onW
     <span id=${noteId} class="muted hint" data-testid=${`${p.id}-utc`}>your zone ${zone} (UTC${offsetAt(utc ? new Date(utc) : new Date())})${utc ? `; sends ${utc.replace('T', ' ').replace('Z', ' UTC')}` : ''}</span>
   </span>`;
 }
+
+/** A wall-clock time in an IANA zone as the UTC instant it is (undefined for an unknown zone or a malformed time). */
+export function zoneWallToUtc(wall: string, zone: string): string | undefined {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(wall);
+  if (!m) return undefined;
+  try {
+    const fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const offset = (t: number) => {
+      const parts = fmt.formatToParts(new Date(t));
+      const g = (k: string) => Number(parts.find((p) => p.type === k)?.value);
+      return Date.UTC(g('year'), g('month') - 1, g('day'), g('hour'), g('minute'), g('second')) - t;
+    };
+    const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+    // Twice: the offset at the first guess may differ from the offset at the answer (a DST change between).
+    const t = asUtc - offset(asUtc - offset(asUtc));
+    return new Date(t).toISOString().replace(/\.000Z$/, 'Z');
+  } catch {
+    return undefined;
+  }
+}
