@@ -222,6 +222,17 @@ test('issue 40: axe-core finds no serious or critical violation with the pickers
     await axe(page, `task with a due date picked at ${width}px`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `task at ${width}px scrolls sideways by ${overflow}px`);
+    // My work with the view form open and its visibleTo picker listing people.
+    await page.goto(`${s.us}/app/my-work`);
+    await page.getByText('Save these filters as a view').click();
+    await page.getByLabel('Shared with').selectOption('UsersGroups');
+    await page.getByRole('combobox', { name: 'Visible to' }).fill('o');
+    await page.locator('[role=listbox] [role=option]').first().waitFor();
+    await axe(page, `my work with the visibleTo picker open at ${width}px`);
+    await page.screenshot({ path: join(ARTIFACTS, `console-view-picker-${width}.png`), fullPage: true });
+    await page.goto(`${s.us}/app/schedules`);
+    await page.getByLabel('Starts (wall clock)').fill('2035-07-01T09:00:00');
+    await axe(page, `schedules with a start picked at ${width}px`);
   }
   assert.deepEqual(page.errors, []);
   await page.close();
