@@ -54,11 +54,15 @@ function CheckAt({ doc, edit, at, label }: { doc: Doc; edit: Edit; at: Path; lab
   return html`<span class="ed-control"><label class="check"><input type="checkbox" id=${idOf(at)} ...${marks} checked=${!!getAt(doc, at)} onChange=${(e: Event) => edit((d) => setAt(d, at, checked(e) || undefined))} /> ${label}</label><${Issues} at=${at} /></span>`;
 }
 
-function SelectAt({ doc, edit, at, label, options }: { doc: Doc; edit: Edit; at: Path; label: string; options: [string, string][] }) {
+/** A select bound to the document at a path; `fallback` is what an absent property means (the format's default). */
+function SelectAt({ doc, edit, at, label, options, fallback = '' }: { doc: Doc; edit: Edit; at: Path; label: string; options: [string, string][]; fallback?: string }) {
   const marks = useMarks(at);
+  const held = String(getAt(doc, at) ?? fallback);
+  // A value the list does not offer (typed in the document editor) is shown as itself, not as a blank.
+  const list: [string, string][] = options.some(([v]) => v === held) ? options : [...options, [held, held]];
   return html`<span class="ed-control">
     <label for=${idOf(at)}>${label}</label>
-    <select id=${idOf(at)} ...${marks} value=${getAt(doc, at) ?? ''} onChange=${(e: Event) => edit((d) => setAt(d, at, value(e) || undefined))}>${options.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>
+    <select id=${idOf(at)} ...${marks} value=${held} onChange=${(e: Event) => edit((d) => setAt(d, at, value(e) || undefined))}>${list.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>
     <${Issues} at=${at} />
   </span>`;
 }
@@ -129,8 +133,8 @@ function FieldEditor({ doc, edit, at, count, sets, templates }: { doc: Doc; edit
         <textarea id=${idOf([...at, 'columns'])} rows="2" value=${(f.columns ?? []).map((c: any) => c?.name ?? '').join('\n')}
           onChange=${(e: Event) => edit((d) => setAt(d, [...at, 'columns'], linesToChoices(value(e), (getAt(d, [...at, 'columns']) ?? []).map((c: any) => ({ id: c?.id, text: c?.name }))).map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.text }))))}></textarea>
         <${Issues} at=${[...at, 'columns']} /></span>`}
-      ${f.type === 'Date' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'mode']} label="Mode" options=${[['', 'date'], ['time', 'time'], ['date-and-time', 'date and time']]} />`}
-      ${f.type === 'Members' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'selectionMode']} label="Selection" options=${[['', 'multiple'], ['single', 'single']]} />`}
+      ${f.type === 'Date' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'mode']} label="Mode" options=${[['date', 'date'], ['time', 'time'], ['date-and-time', 'date and time']]} fallback="date" />`}
+      ${f.type === 'Members' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'selectionMode']} label="Selection" options=${[['multiple', 'multiple'], ['single', 'single']]} fallback="multiple" />`}
       ${(f.type === 'ShortText' || f.type === 'LongText') && html`<${TextAt} doc=${doc} edit=${edit} at=${[...at, 'placeholder']} label="Placeholder" />`}
       ${f.type === 'Text' && html`<${TextAt} doc=${doc} edit=${edit} at=${[...at, 'content']} label="Content (HTML)" area=${true} />`}
       ${(f.type === 'Image' || f.type === 'Video') && html`<${TextAt} doc=${doc} edit=${edit} at=${[...at, 'url']} label="URL" />`}
@@ -248,8 +252,8 @@ export function ConditionsEditor({ doc, edit }: { doc: Doc; edit: Edit }) {
       return html`<li data-path=${jsonPath(at)}><fieldset><legend>Condition ${k + 1}</legend>
         <${Issues} at=${at} />
         <div class="inline">
-          <${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'action']} label="Action" options=${[['show', 'show'], ['hide', 'hide']]} />
-          <${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'match']} label="When" options=${[['', 'all rules match'], ['any', 'any rule matches']]} />
+          <${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'action']} label="Action" options=${[['show', 'show'], ['hide', 'hide']]} fallback="show" />
+          <${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'match']} label="When" options=${[['all', 'all rules match'], ['any', 'any rule matches']]} fallback="all" />
           <${ItemButtons} edit=${edit} at=${at} what=${`condition ${k + 1}`} count=${conditions.length} focusAfter=${(n: number) => idOf(['conditions', n])} />
         </div>
         <fieldset class="choices ed-targets"><legend>Targets</legend>
