@@ -9,7 +9,6 @@ import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { KEYS, DEMO, type TestServer } from './helpers/server';
 import { startConsole, stopConsole, axe, type Browser } from './helpers/console';
 import { press, typeInto, tabTo } from './helpers/keyboard';
@@ -36,8 +35,9 @@ async function freshTask(name: string): Promise<{ path: string; base: string }> 
   return { path: `/app/checklists/${c.body.key}/tasks/${task.key}`, base: `/v3/checklists/${c.body.key}/tasks/${task.key}` };
 }
 
-/** The UTC instant the page's own zone gives a wall-clock time (what the picker must send). */
-const utcOf = (page: Page, wall: string) => page.evaluate((w) => new Date(w).toISOString().replace(/\.000Z$/, 'Z'), wall);
+// The tests act as acme-admin-key, Ada Admin, whose profile zone in the demo fixture is
+// America/New_York: the date picker shows that zone and sends the instant its wall clock is there.
+const ADA_ZONE = 'America/New_York';
 
 test('issue 40 (4.3 assignees, due date, comments): assign through the picker, a due date through the date picker and an @ mention, with the mouse', async () => {
   const page = await browser.tab();
@@ -59,10 +59,9 @@ test('issue 40 (4.3 assignees, due date, comments): assign through the picker, a
   assert.deepEqual(assigned, [`Group:${DEMO.groups.operations}`, `TeamMember:${DEMO.members.omar}`]);
 
   // The date picker: the acting member's zone named, the UTC instant it sends said, and sent.
-  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
   await page.getByLabel('Due date', { exact: true }).fill('2035-03-02T09:30');
-  const expected = await utcOf(page, '2035-03-02T09:30');
-  await page.getByTestId('due-input-utc').filter({ hasText: `your zone ${zone}` }).filter({ hasText: `sends ${expected.replace('T', ' ').replace('Z', ' UTC')}` }).waitFor();
+  const expected = '2035-03-02T14:30:00Z'; // 09:30 EST (UTC-05:00)
+  await page.getByTestId('due-input-utc').filter({ hasText: `your zone ${ADA_ZONE} (UTC-05:00)` }).filter({ hasText: 'sends 2035-03-02 14:30:00 UTC' }).waitFor();
   await page.getByRole('button', { name: 'Set due date' }).click();
   await page.getByRole('status').filter({ hasText: 'Due date set' }).waitFor();
   assert.equal(Date.parse((await s.api(KEYS.admin, 'GET', t.base)).body.dueDateTime), Date.parse(expected));
@@ -112,7 +111,7 @@ test('issue 40: the same with the keyboard alone (Tab, typing, arrows, Enter)', 
   await page.keyboard.press('ArrowRight');
   await page.keyboard.type('0745AM');
   assert.equal(await page.getByLabel('Due date', { exact: true }).inputValue(), '2036-04-15T07:45');
-  const expected = await utcOf(page, '2036-04-15T07:45');
+  const expected = '2036-04-15T11:45:00Z'; // 07:45 EDT (UTC-04:00)
   await press(page, page.getByRole('button', { name: 'Set due date' }));
   await page.getByRole('status').filter({ hasText: 'Due date set' }).waitFor();
   assert.equal(Date.parse((await s.api(KEYS.admin, 'GET', t.base)).body.dueDateTime), Date.parse(expected));
@@ -144,7 +143,7 @@ test("issue 40: snooze (My work) and the clock (panel) take the same date picker
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByLabel('Select Snooze me through the picker').check();
   await page.getByLabel('Snooze the selected tasks until').fill('2036-01-10T08:00');
-  const until = await utcOf(page, '2036-01-10T08:00');
+  const until = '2036-01-10T13:00:00Z'; // 08:00 EST
   await page.getByRole('button', { name: 'Snooze', exact: true }).click();
   await page.getByRole('status').filter({ hasText: 'Snoozed' }).waitFor();
   const snooze = await s.api(KEYS.admin, 'GET', `/v3/tasks/${task.body.key}/snooze`);
@@ -152,15 +151,25 @@ test("issue 40: snooze (My work) and the clock (panel) take the same date picker
 
   // A schedule's start is wall clock in its own zone (docs/schedules.md): the form says which instant that is.
   await page.goto(`${s.us}/app/schedules`);
+  assert.equal(await page.getByLabel('Time zone').inputValue(), ADA_ZONE);
   await page.getByLabel('Time zone').fill('Europe/Berlin');
   await page.getByLabel('Starts (wall clock)').fill('2035-07-01T09:00:00');
   await page.getByTestId('schedule-start-utc').filter({ hasText: '2035-07-01 07:00:00 UTC' }).waitFor();
   await page.getByLabel('Time zone').fill('America/New_York');
   await page.getByTestId('schedule-start-utc').filter({ hasText: '2035-07-01 13:00:00 UTC' }).waitFor();
 
+  // The zone is the acting member's: Mia Member's profile zone, and UTC for a member without one (the API's rule, 4.1 rule 7).
+  await page.goto(`${s.us}/app/my-work`);
+  await page.getByLabel('Act as').selectOption(KEYS.member);
+  await page.getByTestId('snooze-until-utc').filter({ hasText: 'your zone Europe/Berlin' }).waitFor();
+  await page.getByLabel('Act as').selectOption(KEYS.owner);
+  await page.getByTestId('snooze-until-utc').filter({ hasText: 'your zone UTC (UTC+00:00)' }).waitFor();
+  await page.getByLabel('Act as').selectOption(KEYS.admin);
+  await page.getByTestId('snooze-until-utc').filter({ hasText: `your zone ${ADA_ZONE}` }).waitFor();
+
   await page.goto(`${s.us}/app/emulator`);
   await page.getByLabel('Or pick a time').fill('2031-06-01T12:00');
-  const at = await utcOf(page, '2031-06-01T12:00');
+  const at = '2031-06-01T16:00:00Z'; // 12:00 EDT
   await page.getByRole('button', { name: 'Move the clock there' }).click();
   await page.getByRole('status').filter({ hasText: `Clock set to ${at}` }).waitFor();
   const clock = await s.api(null, 'GET', '/_emulator/clock');

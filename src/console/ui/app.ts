@@ -13,6 +13,7 @@ import { ChecklistList, ChecklistPage } from './pages/checklists';
 import { StandaloneTaskPage } from './pages/task';
 import { TemplateList, TemplatePage } from './pages/templates';
 import { NewTemplatePage, EditTemplatePage, DraftPage } from './pages/authoring';
+import { rememberKeyZones } from './pickers';
 import { MembersPage, GroupsPage, GroupPage } from './pages/people';
 import { MyWorkPage } from './pages/mywork';
 import { PanelPage, SignIn } from './pages/panel';
@@ -41,6 +42,7 @@ function KeyPicker() {
       if (!a.ok) return setKeys(undefined);
       const items = a.body.items as PickerKey[];
       setKeys(items);
+      rememberKeyZones(items);
       // First visit: act as the first working key of this address's region.
       if (!s.key) {
         const first = items.find((k) => k.region === config.region && !k.state && k.actsAs !== 'the workspace');

@@ -2,10 +2,11 @@
 // list offered by `@` in a comment, and a date-and-time picker that shows the acting
 // member's zone and sends UTC. The people come from the API (`GET /v3/members`, `GET
 // /v3/groups`), each picked one sent as `{type, id}` so two people sharing a name stay apart.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html';
 import { v3 } from './api';
-import { useApi } from './hooks';
+import { useApi, useSession } from './hooks';
+import { session } from './session';
 
 export interface Person {
   type: 'TeamMember' | 'Group';
@@ -167,8 +168,17 @@ export function MentionTextarea(p: { id: string; value: string; onChange: (text:
   </div>`;
 }
 
-/** The acting member's zone. The API gives a member no zone of their own, so it is the browser's. */
-export const actingZone = (): string => {
+/** Each listed key's zone (the picker's key list, /_emulator/console/keys: the member's profile zone, else UTC). */
+const keyZones = new Map<string, string>();
+const zoneListeners = new Set<() => void>();
+
+/** Called by the key picker with the keys it listed. */
+export function rememberKeyZones(items: { key: string; timeZone?: string }[]): void {
+  for (const k of items) if (k.timeZone) keyZones.set(k.key, k.timeZone);
+  zoneListeners.forEach((l) => l());
+}
+
+const browserZone = (): string => {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {
@@ -176,26 +186,78 @@ export const actingZone = (): string => {
   }
 };
 
+/**
+ * The acting member's zone: the one the API uses for the key (its member's profile zone, else
+ * UTC), as the key list says; for a key the list does not know, the browser's zone.
+ */
+export const actingZone = (): string => {
+  const z = keyZones.get(session.key);
+  if (!z) return browserZone();
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: z });
+    return z;
+  } catch {
+    return browserZone();
+  }
+};
+
+/** actingZone(), re-rendering when the key or the key list changes. */
+export function useActingZone(): string {
+  useSession();
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const l = () => tick((n) => n + 1);
+    zoneListeners.add(l);
+    return () => void zoneListeners.delete(l);
+  }, []);
+  return actingZone();
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** An instant as the wall clock of the browser's zone, as a datetime-local input holds it. */
-export function localWall(iso: string | undefined): string {
+/** The wall clock of an instant in a zone, as a datetime-local input holds it (YYYY-MM-DDTHH:MM). */
+export function wallIn(iso: string | undefined, zone: string): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
+  const p = partsIn(t, zone);
+  return p ? `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}` : '';
 }
 
-/** A datetime-local value (the browser's wall clock) as the UTC instant the API takes. */
-export function wallToUtc(wall: string): string | undefined {
-  if (!wall) return undefined;
-  const d = new Date(wall);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().replace(/\.000Z$/, 'Z');
+function partsIn(t: number, zone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } | undefined {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(t));
+    const g = (k: string) => Number(parts.find((x) => x.type === k)?.value);
+    return { year: g('year'), month: g('month'), day: g('day'), hour: g('hour'), minute: g('minute'), second: g('second') };
+  } catch {
+    return undefined;
+  }
 }
+
+/** The zone's offset from UTC at an instant, in ms. */
+function offsetMs(t: number, zone: string): number {
+  const p = partsIn(t, zone);
+  return p ? Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - t : 0;
+}
+
+/** A wall-clock time in an IANA zone as the UTC instant it is (undefined for an unknown zone or a malformed time). */
+export function zoneWallToUtc(wall: string, zone: string): string | undefined {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(wall);
+  if (!m || !partsIn(0, zone)) return undefined;
+  const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  // Twice: the offset at the first guess may differ from the offset at the answer (a DST change between).
+  const t = asUtc - offsetMs(asUtc - offsetMs(asUtc, zone), zone);
+  return new Date(t).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** The acting member's wall clock (a datetime-local value) as the UTC instant the API takes. */
+export const wallToUtc = (wall: string): string | undefined => (wall ? zoneWallToUtc(wall, actingZone()) : undefined);
+/** An instant as the acting member's wall clock. */
+export const localWall = (iso: string | undefined): string => wallIn(iso, actingZone());
 
 /** The zone's offset from UTC at an instant, as +HH:MM. */
-function offsetAt(d: Date): string {
-  const m = -d.getTimezoneOffset();
+function offsetAt(t: number, zone: string): string {
+  const m = Math.round(offsetMs(t, zone) / 60_000);
   return `${m < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(m) / 60))}:${pad(Math.abs(m) % 60)}`;
 }
 
@@ -204,32 +266,13 @@ function offsetAt(d: Date): string {
  * UTC; it says the UTC instant it will send. `wall` is the datetime-local value (kept by the caller).
  */
 export function DateTimePicker(p: { id: string; label: string; wall: string; onWall: (wall: string) => void; describedBy?: string }) {
-  const utc = wallToUtc(p.wall);
-  const zone = actingZone();
+  const zone = useActingZone();
+  const utc = p.wall ? zoneWallToUtc(p.wall, zone) : undefined;
   const noteId = `${p.id}-zone`;
   return html`<span class="datetime">
     <label for=${p.id}>${p.label}</label>
     <input id=${p.id} type="datetime-local" value=${p.wall} aria-describedby=${[noteId, p.describedBy].filter(Boolean).join(' ')} onInput=${(e: Event) => p.onWall((e.target as HTMLInputElement).value)} />
-    <span id=${noteId} class="muted hint" data-testid=${`${p.id}-utc`}>your zone ${zone} (UTC${offsetAt(utc ? new Date(utc) : new Date())})${utc ? `; sends ${utc.replace('T', ' ').replace('Z', ' UTC')}` : ''}</span>
+    <span id=${noteId} class="muted hint" data-testid=${`${p.id}-utc`}>your zone ${zone} (UTC${offsetAt(utc ? Date.parse(utc) : Date.now(), zone)})${utc ? `; sends ${utc.replace('T', ' ').replace('Z', ' UTC')}` : ''}</span>
   </span>`;
 }
 
-/** A wall-clock time in an IANA zone as the UTC instant it is (undefined for an unknown zone or a malformed time). */
-export function zoneWallToUtc(wall: string, zone: string): string | undefined {
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(wall);
-  if (!m) return undefined;
-  try {
-    const fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    const offset = (t: number) => {
-      const parts = fmt.formatToParts(new Date(t));
-      const g = (k: string) => Number(parts.find((p) => p.type === k)?.value);
-      return Date.UTC(g('year'), g('month') - 1, g('day'), g('hour'), g('minute'), g('second')) - t;
-    };
-    const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
-    // Twice: the offset at the first guess may differ from the offset at the answer (a DST change between).
-    const t = asUtc - offset(asUtc - offset(asUtc));
-    return new Date(t).toISOString().replace(/\.000Z$/, 'Z');
-  } catch {
-    return undefined;
-  }
-}

@@ -3,7 +3,7 @@
 // schedule's zone, as the API answers them.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
-import { actingZone, zoneWallToUtc } from '../pickers';
+import { useActingZone, zoneWallToUtc } from '../pickers';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -18,8 +18,10 @@ function CreateSchedule() {
   const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
-  // The acting member's zone to start with (a schedule's times are wall clock in its own zone).
-  const [zone, setZone] = useState(actingZone);
+  // The acting member's zone until one is typed (a schedule's times are wall clock in its own zone).
+  const [typedZone, setZone] = useState<string | undefined>(undefined);
+  const acting = useActingZone();
+  const zone = typedZone ?? acting;
   const [start, setStart] = useState('');
   const [frequency, setFrequency] = useState('');
   return html`<section aria-labelledby="new-schedule-h" class="card">
