@@ -368,3 +368,25 @@ test('issue 40: axe-core finds no serious or critical violation on the editor pa
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('issue 40 (4.4 rule 4): a new template saved as a draft, then published from the draft as a template (the commit polled until it ran)', async () => {
+  const page = await browser.tab();
+  await page.goto(`${s.us}/app/templates/new`);
+  await page.getByLabel('Template name').fill('Drafted from scratch');
+  await page.getByRole('button', { name: 'Add task' }).click();
+  await taskBox(page, 'Task 1').getByLabel('Task name').fill('Only task');
+  await validated(page);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Draft' }).waitFor();
+  const draftKey = keyOf(page.url(), 'drafts');
+  assert.equal((await s.api(KEYS.admin, 'GET', `/v3/drafts/${draftKey}`)).body.template, undefined);
+  await page.getByRole('button', { name: 'Publish draft as a template' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Drafted from scratch' }).waitFor();
+  const templateKey = keyOf(page.url(), 'templates');
+  const commit = await s.api(KEYS.admin, 'GET', `/v3/drafts/${draftKey}/commit`);
+  assert.equal(commit.body.state, 'succeeded');
+  assert.equal(commit.body.templateKey, templateKey);
+  assert.deepEqual((await s.api(KEYS.admin, 'GET', `/v3/templates/${templateKey}/document`)).body.tasks.map((t: any) => t.name), ['Only task']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
