@@ -390,3 +390,21 @@ test('issue 40 (4.4 rule 4): a new template saved as a draft, then published fro
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('issue 40: an editor left open makes no request once its document is validated (validation runs on change only)', async () => {
+  const page = await browser.tab();
+  await page.goto(`${s.us}/app/templates/${DEMO.vendor}/edit`);
+  await page.getByRole('heading', { level: 1, name: 'New version of Vendor Review' }).waitFor();
+  await validated(page);
+  const seen: string[] = [];
+  page.on('request', (r) => seen.push(r.url()));
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.deepEqual(seen, []);
+  // One change: one validation, after the pause.
+  await page.getByLabel('Template name').fill('Vendor Review (edited)');
+  await validated(page);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.deepEqual(seen.map((u) => new URL(u).pathname), ['/app/_/v3/templates/validate']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
