@@ -279,6 +279,19 @@ test("issue 40 (4.6 create_my_work_view visibleTo): a UsersGroups view shared th
   const seen = (n: string) => list.find((v) => v.name === n).visibleTo.map((x: any) => `${x.type}:${x.id}`).sort();
   assert.deepEqual(seen('Shared by mouse'), [`Group:${DEMO.groups.operations}`, `TeamMember:${DEMO.members.mia}`]);
   assert.deepEqual(seen('Shared by keyboard'), [`Group:${DEMO.groups.sales}`]);
+
+  // A saved UsersGroups view's sharing changed: the chosen view's picker starts from its visibleTo.
+  await page.getByLabel('Saved view').selectOption({ label: 'Shared by mouse' });
+  const sharing = page.getByRole('form', { name: 'Who sees Shared by mouse' });
+  await sharing.getByRole('button', { name: 'Remove Mia Member' }).click();
+  await sharing.getByRole('combobox', { name: 'Shared by mouse is visible to' }).fill('sal');
+  await page.getByRole('listbox').getByRole('option', { name: /Sales/ }).click();
+  await sharing.getByRole('button', { name: 'Save sharing' }).click();
+  await page.getByRole('status').filter({ hasText: 'View Shared by mouse shared' }).waitFor();
+  const again = (await s.api(KEYS.admin, 'GET', '/v3/my-work/views')).body;
+  const after = (Array.isArray(again) ? again : again.items).find((v: any) => v.name === 'Shared by mouse');
+  assert.deepEqual(after.visibleTo.map((x: any) => `${x.type}:${x.id}`).sort(), [`Group:${DEMO.groups.operations}`, `Group:${DEMO.groups.sales}`]);
+  assert.equal(after.type, 'UsersGroups');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { html } from '../html';
 import { DateTimePicker, PeoplePicker, wallToUtc, type Person } from '../pickers';
-import { v3, appPath } from '../api';
+import { v3, appPath, enc } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
 import { Loaded, Refusal, Badge, Time, Wide, names } from '../parts';
@@ -56,6 +56,30 @@ function SaveView({ statuses, sort }: { statuses: string[]; sort: string }) {
   </details>`;
 }
 
+/** The arguments a saved view was made with, for PUT (a replacement: whatever is left out returns to its default). */
+function viewArgs(v: any): Record<string, unknown> {
+  const args: Record<string, unknown> = { name: v.name, type: v.type, statuses: v.statuses, allTemplates: v.allTemplates, includeStandalone: v.includeStandalone, allAssignees: v.allAssignees, includeUnassigned: v.includeUnassigned, sort: v.sort };
+  if (v.search) args.search = v.search;
+  if (!v.allTemplates) args.templates = (v.templates ?? []).map((t: any) => (typeof t === 'string' ? t : t.key));
+  if (!v.allAssignees) args.assignees = (v.assignees ?? []).map(({ type, id }: any) => ({ type, id }));
+  return args;
+}
+
+/** Who sees a UsersGroups view: its `visibleTo` changed through the people picker (PUT the view with the rest as it is). */
+function ViewSharing({ view }: { view: any }) {
+  const act = useAction();
+  const [who, setWho] = useState<Person[] | undefined>(undefined);
+  const chosen = who ?? (view.visibleTo ?? []).map((x: any) => ({ type: x.type, id: x.id, name: x.name ?? `#${x.id}` }));
+  return html`<form class="inline" aria-label=${`Who sees ${view.name}`} onSubmit=${(e: Event) => {
+    e.preventDefault();
+    void act.run(() => v3('PUT', `/v3/my-work/views/${enc(view.key)}`, { ...viewArgs(view), visibleTo: chosen.map(({ type, id }: Person) => ({ type, id })) }), `View ${view.name} shared`, () => setWho(undefined));
+  }}>
+    <${PeoplePicker} id="view-sharing" label=${`${view.name} is visible to`} value=${chosen} onChange=${setWho} />
+    <button type="submit">Save sharing</button>
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="view sharing" labels=${{ visibleTo: 'Visible to' }} />`}
+  </form>`;
+}
+
 export function MyWorkPage() {
   const [statuses, setStatuses] = useState<string[]>([]);
   const [assignee, setAssignee] = useState('me');
@@ -88,6 +112,10 @@ export function MyWorkPage() {
       <option value="">(filters below)</option>
       ${viewList.map((v) => html`<option value=${v.key}>${v.name}${v.isDefault ? ' (default)' : ''}</option>`)}
     </select></label>`}
+    ${(() => {
+      const chosen = viewList.find((x) => x.key === viewKey);
+      return chosen?.canEdit && chosen.type === 'UsersGroups' ? html`<${ViewSharing} view=${chosen} key=${chosen.key} />` : null;
+    })()}
     <form class="filters" aria-label="Filter my work" onSubmit=${apply}>
       <fieldset class="inline"><legend>Status</legend>
         ${STATUSES.map((s) => html`<label class="check"><input type="checkbox" checked=${statuses.includes(s)} onChange=${(e: Event) => setStatuses((e.target as HTMLInputElement).checked ? [...statuses, s] : statuses.filter((x) => x !== s))} /> ${s}</label>`)}
