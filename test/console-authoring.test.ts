@@ -301,6 +301,7 @@ test('issue 40: a document the validator could not check is sent only after sayi
   await page.waitForFunction(() => true);
   for (let i = 0; i < 50 && !asked; i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(asked, /could not be validated .*Send it anyway, unvalidated\?/);
+  await page.getByRole('status').filter({ hasText: 'Nothing was sent: the document could not be validated.' }).waitFor();
   const list = await s.api(KEYS.admin, 'GET', '/v3/templates?pageSize=100');
   assert.ok(!list.body.items.some((t: any) => t.name.startsWith('Never sent')));
   assert.deepEqual(page.errors, []);

@@ -100,8 +100,10 @@ function Editor({ source, start, forTemplate, templateName }: { source: Source; 
     }
     const answer = current ?? (await validate(serial));
     setChecked({ for: serial, answer });
-    if (!answer.ok) return confirm(`The document could not be validated (${answer.status} ${answer.error?.code}: ${answer.error?.message}). Send it anyway, unvalidated?`);
-    return true;
+    if (answer.ok) return true;
+    const send = confirm(`The document could not be validated (${answer.status} ${answer.error?.code}: ${answer.error?.message}). Send it anyway, unvalidated?`);
+    if (!send) announce('Nothing was sent: the document could not be validated.');
+    return send;
   }
 
   async function publish() {
