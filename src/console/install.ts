@@ -20,6 +20,7 @@ const pickerKey = lazy(() => z.object({
   region: z.string(),
   actsAs: z.string(),
   state: z.enum(['revoked', 'expired', 'unavailable']).optional().describe('Why the key is refused, when the fixture says it will be.'),
+  timeZone: z.string().optional().describe("The zone the API uses for the key (its member's profile zone, else UTC): the console's date picker shows and converts in it."),
 }));
 
 /** GET /_emulator/console/keys: the picker's keys; another method is 404, as it always was. */

@@ -1,6 +1,7 @@
 // Writes from a page: run one API call, show its refusal in place (the API's words), and
 // announce a success once in the page's polite live region (a refusal box is an alert,
-// announced by itself). A success anywhere clears every refusal box on the page. Focus
+// announced by itself). A success anywhere clears every refusal box on the page, and a
+// refusal replaces the one shown before it. Focus
 // goes back to the control that acted, or, when it is gone, to the first control of its
 // group (the `data-focus-group` around it), so a keyboard user keeps their place.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -45,8 +46,9 @@ export function useAction(): {
   const [refusal, setRefusal] = useState<Answer | undefined>(undefined);
   // Controls stay enabled while busy (disabling the focused one would drop focus to <body>); a second press waits for the first.
   const inFlight = useRef<Promise<Answer> | undefined>(undefined);
+  const mine = useRef<() => void>(() => setRefusal(undefined));
   useEffect(() => {
-    const clear = () => setRefusal(undefined);
+    const clear = mine.current;
     clearers.add(clear);
     return () => void clearers.delete(clear);
   }, []);
@@ -67,7 +69,11 @@ export function useAction(): {
       clearers.forEach((c) => c());
       announce(done);
       after?.(a);
-    } else setRefusal(a);
+    } else {
+      // The newest refusal replaces every older one on the page: boxes never pile up.
+      clearers.forEach((c) => c !== mine.current && c());
+      setRefusal(a);
+    }
     restoreFocus(acting, group);
     return a;
   }

@@ -12,6 +12,8 @@ import { when } from './parts';
 import { ChecklistList, ChecklistPage } from './pages/checklists';
 import { StandaloneTaskPage } from './pages/task';
 import { TemplateList, TemplatePage } from './pages/templates';
+import { NewTemplatePage, EditTemplatePage, DraftPage } from './pages/authoring';
+import { rememberKeyZones } from './pickers';
 import { MembersPage, GroupsPage, GroupPage } from './pages/people';
 import { MyWorkPage } from './pages/mywork';
 import { PanelPage, SignIn } from './pages/panel';
@@ -40,6 +42,7 @@ function KeyPicker() {
       if (!a.ok) return setKeys(undefined);
       const items = a.body.items as PickerKey[];
       setKeys(items);
+      rememberKeyZones(items);
       // First visit: act as the first working key of this address's region.
       if (!s.key) {
         const first = items.find((k) => k.region === config.region && !k.state && k.actsAs !== 'the workspace');
@@ -90,6 +93,9 @@ function route(path: string, query: URLSearchParams) {
   if ((m = /^\/app\/checklists\/([^/]+)(?:\/tasks\/([^/]+))?$/.exec(path))) return html`<${ChecklistPage} checklistKey=${decodeURIComponent(m[1])} taskKey=${m[2] && decodeURIComponent(m[2])} />`;
   if ((m = /^\/app\/tasks\/([^/]+)$/.exec(path))) return html`<${StandaloneTaskPage} taskKey=${decodeURIComponent(m[1])} />`;
   if (path === '/app/templates') return html`<${TemplateList} />`;
+  if (path === '/app/templates/new') return html`<${NewTemplatePage} />`;
+  if ((m = /^\/app\/templates\/([^/]+)\/edit$/.exec(path))) return html`<${EditTemplatePage} templateKey=${decodeURIComponent(m[1])} version=${query.get('version') ?? undefined} />`;
+  if ((m = /^\/app\/drafts\/([^/]+)$/.exec(path))) return html`<${DraftPage} draftKey=${decodeURIComponent(m[1])} />`;
   if ((m = /^\/app\/templates\/([^/]+)$/.exec(path))) return html`<${TemplatePage} templateKey=${decodeURIComponent(m[1])} version=${query.get('version') ?? undefined} />`;
   if (path === '/app/my-work') return html`<${MyWorkPage} />`;
   if (path === '/app/schedules') return html`<${ScheduleList} />`;

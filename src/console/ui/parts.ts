@@ -6,12 +6,22 @@ import { appPath } from './api';
 import { config } from './config';
 
 /** A refusal exactly as the API sent it: status, code, message, field, requestId, url. */
-export function Refusal({ status, error, what }: { status: number; error: ApiErrorBody; what?: string }) {
+/**
+ * The label of the control a refusal's `field` names, from the form's own map of API field
+ * names to labels: the whole field (`recurrence.frequency`), else its first part (`parameters`).
+ */
+export function labelOf(field: unknown, labels: Record<string, string> | undefined): string | undefined {
+  if (typeof field !== 'string' || !labels) return undefined;
+  return labels[field] ?? labels[field.split(/[.[]/)[0]];
+}
+
+export function Refusal({ status, error, what, fieldLabel, labels }: { status: number; error: ApiErrorBody; what?: string; fieldLabel?: string; labels?: Record<string, string> }) {
+  fieldLabel ??= labelOf(error.field, labels);
   const other = error.code === 'WRONG_REGION' && typeof error.url === 'string' ? error.url.replace(/\/v3\/.*$/, '') : undefined;
   return html`<div class="refusal" role="alert" data-testid="refusal">
     <p class="refusal-head"><strong>${what ? `${what}: ` : ''}${status ? `${status} ` : ''}${error.code}</strong></p>
     <p class="refusal-message">${error.message}</p>
-    ${error.field !== undefined && html`<p>field: <code>${String(error.field)}</code></p>`}
+    ${fieldLabel !== undefined ? html`<p>at <strong>${fieldLabel}</strong></p>` : error.field !== undefined && html`<p>field: <code>${String(error.field)}</code></p>`}
     ${other && html`<p>This key belongs to the other region: open <a href=${other + location.pathname}>${other + location.pathname}</a>.</p>`}
     ${error.requestId && html`<p class="muted">requestId <code>${error.requestId}</code></p>`}
   </div>`;

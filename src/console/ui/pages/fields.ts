@@ -202,14 +202,21 @@ function Control({ f, def, id, held, set, disabled, describedBy }: { f: any; def
 export function Fields({ base, fields, defs, readOnly }: { base: string; fields: any[]; defs?: Map<string, any>; readOnly?: string }) {
   const act = useAction();
   const [edits, setEdits] = useState<Record<string, string | string[]>>({});
+  // The keys sent, in order: a refusal's `field` (`fields[1].value`) names one of them by position.
+  const [sent, setSent] = useState<string[]>([]);
   const simple = fields.filter((f) => f.type !== 'FileUpload' && f.type !== 'Table');
   const defOf = (f: any) => defs?.get(String(f.key).toLowerCase());
   const save = (ev: Event) => {
     ev.preventDefault();
     const changed = simple.filter((f) => edits[f.key] !== undefined && JSON.stringify(edits[f.key]) !== JSON.stringify(current(f, defOf(f))));
     if (changed.length === 0) return;
+    setSent(changed.map((f) => f.key));
     void act.run(() => v3('PATCH', `${base}/fields`, { fields: changed.map((f) => ({ key: f.key, value: answerOf(f, defOf(f), edits[f.key]) })) }), `Saved ${changed.length} field${changed.length === 1 ? '' : 's'}`, () => setEdits({}));
   };
+  // A refusal naming one sent field (`fields[i]...`, or its key) is shown at that field, under its label.
+  const at = /^fields\[(\d+)\]/.exec(String(act.refusal?.error?.field ?? ''));
+  const named = at ? sent[Number(at[1])] : fields.find((f) => f.key === act.refusal?.error?.field)?.key;
+  const here = act.refusal && named && fields.some((f) => f.key === named) ? named : undefined;
   if (fields.length === 0) return html`<p class="muted">No fields.</p>`;
   return html`<form class="fields" onSubmit=${save} aria-label="Fields">
     ${readOnly && html`<p class="read-only" id="fields-read-only" data-testid="fields-read-only">${readOnly}</p>`}
@@ -220,13 +227,15 @@ export function Fields({ base, fields, defs, readOnly }: { base: string; fields:
       if (f.type === 'FileUpload') return html`<div class="field"><span class="label">${f.name}${f.isRequired ? ' (required)' : ''} <span class="muted type">${f.type}</span></span><${FileField} base=${base} f=${f} /></div>`;
       if (f.type === 'Table') return html`<div class="field"><span class="label">${f.name} <span class="muted type">${f.type}</span></span><${TableField} base=${base} f=${f} /></div>`;
       const h = hint(f, def);
-      const describedBy = [h ? `${id}-hint` : '', readOnly ? 'fields-read-only' : ''].filter(Boolean).join(' ') || undefined;
-      return html`<div class="field">${label}
+      const refused = here === f.key;
+      const describedBy = [h ? `${id}-hint` : '', readOnly ? 'fields-read-only' : '', refused ? `${id}-refusal` : ''].filter(Boolean).join(' ') || undefined;
+      return html`<div class=${refused ? 'field refused' : 'field'}>${label}
         <${Control} f=${f} def=${def} id=${id} held=${edits[f.key] ?? current(f, def)} set=${(v: string | string[]) => setEdits({ ...edits, [f.key]: v })} disabled=${!!readOnly} describedBy=${describedBy} />
         ${h && html`<span id=${`${id}-hint`} class="muted hint">${h}</span>`}
+        ${refused && html`<div id=${`${id}-refusal`}><${Refusal} status=${act.refusal!.status} error=${act.refusal!.error!} what="PATCH fields" fieldLabel=${f.name} /></div>`}
       </div>`;
     })}
     ${simple.length > 0 && !readOnly && html`<button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Save fields</button>`}
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="PATCH fields" />`}
+    ${act.refusal && !here && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="PATCH fields" />`}
   </form>`;
 }

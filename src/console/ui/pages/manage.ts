@@ -4,6 +4,7 @@
 // standalone task.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
+import { DateTimePicker, wallToUtc } from '../pickers';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -11,8 +12,6 @@ import { OneFieldForm, tagBadges } from '../forms';
 import { navigate } from '../router';
 import { Refusal, Badge } from '../parts';
 
-/** A datetime-local value (wall clock, no zone) as the ISO instant the API takes (read as UTC). */
-export const utcInstant = (local: string) => (local ? `${local.length === 16 ? `${local}:00` : local}Z` : undefined);
 
 /** POST /v3/checklists from a template (its version shown, or the latest), then the new checklist's page. */
 export function RunChecklist({ templateKey, version, latest }: { templateKey: string; version: number; latest: boolean }) {
@@ -33,20 +32,19 @@ export function RunChecklist({ templateKey, version, latest }: { templateKey: st
       e.preventDefault();
       const body: Record<string, unknown> = { templateKey, name };
       if (!latest) body.version = version;
-      if (due) body.dueDateTime = utcInstant(due);
+      if (due) body.dueDateTime = wallToUtc(due) ?? due;
       const given = Object.entries(params).filter(([, v]) => v !== '');
       if (given.length) body.parameters = Object.fromEntries(given);
       void act.run(() => v3('POST', '/v3/checklists', body), `Checklist ${name} started`, (a) => navigate(appPath(a.body.url)));
     }}>
       <label for="run-name">Checklist name</label>
       <input id="run-name" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
-      <label for="run-due">Due (UTC, optional)</label>
-      <input id="run-due" type="datetime-local" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
+      <${DateTimePicker} id="run-due" label="Due (optional)" wall=${due} onWall=${setDue} />
       ${[...names].map((p) => html`<label for=${`run-param-${p}`}>Parameter ${p}</label>
         <input id=${`run-param-${p}`} value=${params[p] ?? ''} onInput=${(e: Event) => setParams({ ...params, [p]: (e.target as HTMLInputElement).value })} />`)}
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Run checklist</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="run checklist" labels=${{ name: 'Checklist name', dueDateTime: 'Due', parameters: 'Parameters', templateKey: 'Template', version: 'Version' }} />`}
   </section>`;
 }
 
@@ -109,18 +107,17 @@ export function NewStandaloneTask() {
       e.preventDefault();
       const body: Record<string, unknown> = { name };
       if (description) body.description = description;
-      if (due) body.dueDateTime = utcInstant(due);
+      if (due) body.dueDateTime = wallToUtc(due) ?? due;
       void act.run(() => v3('POST', '/v3/tasks', body), `Task ${name} created`, (a) => navigate(a.body.url ? appPath(a.body.url) : `/app/tasks/${enc(a.body.key)}`));
     }}>
       <label for="new-task-name">Task name</label>
       <input id="new-task-name" value=${name} onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} />
       <label for="new-task-description">Description (optional)</label>
       <textarea id="new-task-description" rows="2" value=${description} onInput=${(e: Event) => setDescription((e.target as HTMLTextAreaElement).value)}></textarea>
-      <label for="new-task-due">Due (UTC, optional)</label>
-      <input id="new-task-due" type="datetime-local" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
+      <${DateTimePicker} id="new-task-due" label="Due (optional)" wall=${due} onWall=${setDue} />
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create task</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new task" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new task" labels=${{ name: 'Task name', description: 'Description', dueDateTime: 'Due' }} />`}
   </details>`;
 }
 

@@ -3,6 +3,7 @@
 // signature), attempts, and replay. With --admin-token every call carries the token.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
+import { DateTimePicker, wallToUtc } from '../pickers';
 import { admin, enc } from '../api';
 import { useApi, useSession } from '../hooks';
 import { session } from '../session';
@@ -40,6 +41,7 @@ export function SignIn() {
 function Clock({ live }: { live?: PanelState }) {
   const act = useAction();
   const [now, setNow] = useState('');
+  const [wall, setWall] = useState('');
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState('days');
   const c = live?.clock;
@@ -64,6 +66,14 @@ function Clock({ live }: { live?: PanelState }) {
       <label for="set-now">Set to (ISO 8601)</label>
       <input id="set-now" placeholder="2026-01-31T09:00:00Z" value=${now} onInput=${(e: Event) => setNow((e.target as HTMLInputElement).value)} />
       <button type="submit">Set clock</button>
+    </form>
+    <form class="inline" onSubmit=${(e: Event) => {
+      e.preventDefault();
+      const at = wallToUtc(wall) ?? wall;
+      void act.run(() => admin('PUT', '/_emulator/clock', { now: at }), `Clock set to ${at}`);
+    }}>
+      <${DateTimePicker} id="set-wall" label="Or pick a time" wall=${wall} onWall=${setWall} />
+      <button type="submit">Move the clock there</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="clock" />`}
   </section>`;

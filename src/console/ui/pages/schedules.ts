@@ -3,6 +3,7 @@
 // schedule's zone, as the API answers them.
 import { useState } from 'preact/hooks';
 import { html } from '../html';
+import { useActingZone, zoneWallToUtc } from '../pickers';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
 import { useAction } from '../action';
@@ -17,7 +18,10 @@ function CreateSchedule() {
   const templates = useApi(() => v3('GET', '/v3/templates?pageSize=100'), [], 'none');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
-  const [zone, setZone] = useState('UTC');
+  // The acting member's zone until one is typed (a schedule's times are wall clock in its own zone).
+  const [typedZone, setZone] = useState<string | undefined>(undefined);
+  const acting = useActingZone();
+  const zone = typedZone ?? acting;
   const [start, setStart] = useState('');
   const [frequency, setFrequency] = useState('');
   return html`<section aria-labelledby="new-schedule-h" class="card">
@@ -38,12 +42,13 @@ function CreateSchedule() {
       <label for="schedule-zone">Time zone</label>
       <input id="schedule-zone" value=${zone} onInput=${(e: Event) => setZone((e.target as HTMLInputElement).value)} />
       <label for="schedule-start">Starts (wall clock)</label>
-      <input id="schedule-start" type="datetime-local" step="1" value=${start} onInput=${(e: Event) => setStart((e.target as HTMLInputElement).value)} />
+      <input id="schedule-start" type="datetime-local" step="1" aria-describedby="schedule-start-utc" value=${start} onInput=${(e: Event) => setStart((e.target as HTMLInputElement).value)} />
+      <span id="schedule-start-utc" class="muted hint" data-testid="schedule-start-utc">wall clock in the schedule's zone${zoneWallToUtc(start, zone) ? `: ${zoneWallToUtc(start, zone)!.replace('T', ' ').replace('Z', ' UTC')}` : ''}</span>
       <label for="schedule-frequency">Repeats</label>
       <select id="schedule-frequency" value=${frequency} onChange=${(e: Event) => setFrequency((e.target as HTMLSelectElement).value)}>${FREQUENCIES.map((f) => html`<option value=${f}>${f || 'once'}</option>`)}</select>
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Create schedule</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new schedule" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new schedule" labels=${{ name: 'Name', templateKey: 'Template', timeZone: 'Time zone', startDateTime: 'Starts', recurrence: 'Repeats' }} />`}
   </section>`;
 }
 

@@ -11,6 +11,7 @@ import { Loaded, Refusal, Badge, Time, isOverdue, names } from '../parts';
 import { useLive, emulatorNow } from '../live';
 import { StandaloneActions } from './manage';
 import { Fields } from './fields';
+import { PeoplePicker, MentionTextarea, DateTimePicker, mentionHtml, localWall, wallToUtc, type Person } from '../pickers';
 import { HALTED_FIELDS_MESSAGE, EXCLUSIVE_MESSAGE } from '../../../domain/refusal-texts';
 
 /** Why the task's fields cannot take answers now, in the API's words (docs/tasks.md order: exclusive, then halted). */
@@ -27,7 +28,8 @@ function readOnlyReason(t: any, me: any): string | undefined {
 function Comments({ base, comments }: { base: string; comments: any[] }) {
   const act = useAction();
   const [text, setText] = useState('');
-  const [mention, setMention] = useState('');
+  const [mentions, setMentions] = useState<Person[]>([]);
+  const [assign, setAssign] = useState<Person[]>([]);
   return html`<section aria-labelledby="comments-h">
     <h3 id="comments-h">Comments (${comments.length})</h3>
     <ol class="comments">
@@ -45,50 +47,53 @@ function Comments({ base, comments }: { base: string; comments: any[] }) {
       class="stack"
       onSubmit=${(e: Event) => {
         e.preventDefault();
-        const body: any = { text };
-        const who = mention.split(',').map((s) => s.trim()).filter(Boolean);
-        if (who.length) body.assignedMentioned = who.map((name) => ({ name }));
-        void act.run(() => v3('POST', `${base}/comments`, body), 'Comment added', () => (setText(''), setMention('')));
+        // Mentions picked with @ travel as the API's mention elements in html; the rest stays text.
+        const marked = mentionHtml(text, mentions);
+        const body: any = marked ? { html: marked } : { text };
+        if (assign.length) body.assignedMentioned = assign.map(({ type, id }) => ({ type, id }));
+        void act.run(() => v3('POST', `${base}/comments`, body), 'Comment added', () => (setText(''), setMentions([]), setAssign([])));
       }}
     >
       <label for="comment-text">Add a comment</label>
-      <textarea id="comment-text" rows="2" value=${text} onInput=${(e: Event) => setText((e.target as HTMLTextAreaElement).value)}></textarea>
-      <label for="comment-mention">Mention and assign (names or emails, comma-separated)</label>
-      <input id="comment-mention" value=${mention} onInput=${(e: Event) => setMention((e.target as HTMLInputElement).value)} />
+      <span id="comment-text-hint" class="muted hint">Type @ to mention someone.</span>
+      <${MentionTextarea} id="comment-text" value=${text} mentions=${mentions} describedBy="comment-text-hint" onChange=${(t: string, m: Person[]) => (setText(t), setMentions(m))} />
+      <${PeoplePicker} id="comment-mention" label="Mention and assign" value=${assign} onChange=${setAssign} />
       <button type="submit" aria-disabled=${act.busy ? 'true' : undefined}>Comment</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="comment" />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="comment" labels=${{ text: 'Add a comment', html: 'Add a comment', assignedMentioned: 'Mention and assign', attachment: 'Attachment' }} />`}
   </section>`;
 }
 
+/** The task's assignees as the picker's chips. */
+const assigneesOf = (t: any): Person[] => (t.assignees ?? []).map((a: any) => ({ type: a.type === 'Group' ? 'Group' : 'TeamMember', id: a.id, name: a.name ?? `#${a.id}`, email: a.email }));
+
 function People({ base, t }: { base: string; t: any }) {
   const act = useAction();
-  const [who, setWho] = useState('');
-  const [due, setDue] = useState('');
+  const [who, setWho] = useState<Person[] | undefined>(undefined);
+  const [due, setDue] = useState<string | undefined>(undefined);
+  const chosen = who ?? assigneesOf(t);
+  const wall = due ?? localWall(t.dueDateTime);
   return html`<section aria-labelledby="people-h">
     <h3 id="people-h">Assignees and due date</h3>
     <p>Assigned: ${t.assignees.length ? names(t.assignees) : html`<span class="muted">nobody</span>`}${t.isAssignedExclusively ? ' (exclusively)' : ''}</p>
-    <form class="inline" onSubmit=${(e: Event) => {
+    <form class="inline" aria-label="Set the assignees" onSubmit=${(e: Event) => {
       e.preventDefault();
-      const list = who.split(',').map((s) => s.trim()).filter(Boolean).map((name) => ({ name }));
-      void act.run(() => v3('PUT', `${base}/assignees`, { assignees: list }), 'Assignees set', () => setWho(''));
+      void act.run(() => v3('PUT', `${base}/assignees`, { assignees: chosen.map(({ type, id }) => ({ type, id })) }), 'Assignees set', () => setWho(undefined));
     }}>
-      <label for="assign-input">Assign (names, emails or groups, comma-separated; replaces)</label>
-      <input id="assign-input" value=${who} onInput=${(e: Event) => setWho((e.target as HTMLInputElement).value)} />
-      <button type="submit">Assign</button>
-      <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/assignees`), 'Assignees cleared')}>Clear assignees</button>
+      <${PeoplePicker} id="assign-input" label="Assignees (people and groups)" value=${chosen} onChange=${setWho} />
+      <button type="submit">Save assignees</button>
+      <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/assignees`), 'Assignees cleared', () => setWho(undefined))}>Clear assignees</button>
     </form>
     <p>Due: ${t.dueDateTime ? html`<${Time} value=${t.dueDateTime} />` : html`<span class="muted">no due date</span>`}</p>
-    <form class="inline" onSubmit=${(e: Event) => {
+    <form class="inline" aria-label="Set the due date" onSubmit=${(e: Event) => {
       e.preventDefault();
-      void act.run(() => v3('PUT', `${base}/due-date`, { dueDateTime: due }), 'Due date set', () => setDue(''));
+      void act.run(() => v3('PUT', `${base}/due-date`, { dueDateTime: wallToUtc(wall) ?? wall }), 'Due date set', () => setDue(undefined));
     }}>
-      <label for="due-input">Set due date (ISO 8601)</label>
-      <input id="due-input" placeholder="2026-03-02T09:00:00Z" value=${due} onInput=${(e: Event) => setDue((e.target as HTMLInputElement).value)} />
+      <${DateTimePicker} id="due-input" label="Due date" wall=${wall} onWall=${setDue} />
       <button type="submit">Set due date</button>
-      <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/due-date`), 'Due date cleared')}>Clear due date</button>
+      <button type="button" onClick=${() => act.run(() => v3('DELETE', `${base}/due-date`), 'Due date cleared', () => setDue(undefined))}>Clear due date</button>
     </form>
-    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} />`}
+    ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} labels=${{ assignees: 'Assignees', dueDateTime: 'Due date' }} />`}
   </section>`;
 }
 

@@ -10,7 +10,11 @@ import { RunChecklist, Upgrades } from './manage';
 export function TemplateList() {
   const [archived, setArchived] = useState(false);
   const { answer } = useApi(() => v3('GET', `/v3/templates?pageSize=100${archived ? '&includeArchived=true' : ''}`), [archived]);
+  const drafts = useApi(() => v3('GET', '/v3/drafts'), []);
   return html`<h1>Templates</h1>
+    <p><a href="/app/templates/new" class="button-link">New template</a></p>
+    ${drafts.answer?.ok && drafts.answer.body.items.length > 0 && html`<section aria-labelledby="drafts-h"><h2 id="drafts-h">Drafts</h2>
+      <ul>${drafts.answer.body.items.map((d: any) => html`<li><a href=${`/app/drafts/${enc(d.key)}`}>${d.name || '(unnamed draft)'}</a>${d.template ? html` <span class="muted">a new version of ${d.template.name}</span>` : html` <span class="muted">a new template</span>`} · changed <${Time} value=${d.updatedDateTime} /></li>`)}</ul></section>`}
     <label class="check"><input type="checkbox" checked=${archived} onChange=${(e: Event) => setArchived((e.target as HTMLInputElement).checked)} /> include archived</label>
     <${Loaded} answer=${answer} what="GET /v3/templates">
       ${(b: any) => html`<${Wide} label="Templates"><table>
@@ -33,6 +37,7 @@ export function TemplatePage({ templateKey, version }: { templateKey: string; ve
       <h1>${t.name}</h1>
       <p class="summary">version ${t.version}${t.isLatest ? ' (latest)' : ` of ${t.latestVersion}`}${t.isArchived ? ' · archived' : ''} · published <${Time} value=${t.createdDateTime} />${t.createdBy ? ` by ${t.createdBy.name}` : ''}</p>
       ${t.description && html`<p>${t.description}</p>`}
+      <p><a class="button-link" href=${`/app/templates/${enc(t.key ?? templateKey)}/edit?version=${t.version}`}>Edit and publish a new version</a> <span class="muted">(starts from version ${t.version})</span></p>
       ${!t.isArchived && html`<${RunChecklist} templateKey=${t.key ?? templateKey} version=${t.version} latest=${!!t.isLatest} />`}
       <${Upgrades} templateKey=${t.key ?? templateKey} version=${t.version} />
       <section aria-labelledby="tt-h"><h2 id="tt-h">Tasks</h2>
