@@ -39,8 +39,10 @@ const MULTIPART = /^multipart\//i;
 async function readBody(req: Request, maxBytes: number): Promise<{ body: unknown; rawBody: Buffer }> {
   if (req.method === 'GET') return { body: undefined, rawBody: Buffer.alloc(0) };
   const rawBody = await readBodyBytes(req, maxBytes);
+  // A multipart upload stays bytes (never a second copy as text).
+  if (MULTIPART.test(req.headers.get('content-type') ?? '')) return { body: undefined, rawBody };
   const text = rawBody.toString('utf8');
-  if (text.trim() === '' || MULTIPART.test(req.headers.get('content-type') ?? '')) return { body: undefined, rawBody };
+  if (text.trim() === '') return { body: undefined, rawBody };
   try {
     return { body: JSON.parse(text), rawBody };
   } catch {
