@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isBusy, validationError } from '../errors';
+import { isBusy, storageCode, validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
@@ -203,7 +203,7 @@ export function importDatabaseFile(db: Db, file: string): { tables: number; rows
         if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
       })();
     } catch (e) {
-      if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e)) {
+      if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e) && !storageCode(e)) {
         throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);
       }
       throw e;
