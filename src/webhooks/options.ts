@@ -10,7 +10,17 @@ export const DEFAULTS = {
   maxAttempts: 8,
   pollMs: 100,
   processDelayMs: 0,
-  concurrency: 8,
+  /** Attempts in flight at once, all targets together. */
+  concurrency: 64,
+  /** Attempts in flight at once to one target URL while it answers 2xx. */
+  perTargetConcurrency: 4,
+  /** Attempts in flight at once to one target URL after it failed (until an attempt succeeds). */
+  failingTargetConcurrency: 1,
+  /** Slots that failing targets may hold together: the rest stay free for healthy targets. */
+  failingShare: 0.5,
+  /** Real-time pause before a failing target's next attempt: doubled per further failure, up to failingHoldMaxMs. */
+  failingHoldMs: 100,
+  failingHoldMaxMs: 1000,
 } as const;
 
 export type ResolvedWebhookOptions = typeof DEFAULTS & { forwardEvents?: string };

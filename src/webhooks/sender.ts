@@ -11,9 +11,10 @@ import type { Emulator } from '../emulator';
 import type { Region } from '../context';
 import { backoffMs, type ResolvedWebhookOptions } from './options';
 import { buildEvent, type EventRow } from './payloads/build';
-import { deliveryById, dropPendingDeliveries, dueDeliveries, eventById, markEventBuilt, markEventDropped, recordAttempt, type DeliveryRow } from '../rows/webhook-events';
+import { deliveryById, dropPendingDeliveries, dueDeliveriesExcept, eventById, markEventBuilt, markEventDropped, recordAttempt, type DeliveryRow } from '../rows/webhook-events';
 import { webhookById } from '../rows/webhooks';
 import { workspaceById } from '../rows/people';
+import { storageCode } from '../errors';
 
 export type { DeliveryRow };
 
@@ -68,9 +69,30 @@ export function post(url: string, headers: Record<string, string>, body: string,
   });
 }
 
+/** What the sender knows of one target URL: attempts in flight, and whether its last attempt failed. */
+interface TargetState {
+  inFlight: number;
+  /** Attempts that failed in a row (0: healthy). */
+  failures: number;
+  /** Real time (ms) before which a failing target gets no new attempt. */
+  heldUntil: number;
+}
+
+/** Idle targets remembered at most (failing ones: they keep their single slot and hold until an attempt succeeds). */
+const MAX_TARGETS = 10_000;
+
+const succeeded = (r: AttemptResult) => r.status !== undefined && r.status >= 200 && r.status < 300 && !r.error;
+
 export class WebhookSender extends ClockWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly abort = new AbortController();
+  /**
+   * Fair delivery (docs/webhooks.md "Fair delivery"): slots per target URL, so a target that
+   * hangs, refuses or answers 5xx holds its own slots only. In memory: after a restart every
+   * target starts healthy again; the deliveries themselves are rows.
+   */
+  private readonly targets = new Map<string, TargetState>();
+  private failingInFlight = 0;
 
   constructor(
     private readonly emu: Emulator,
@@ -104,23 +126,88 @@ export class WebhookSender extends ClockWorker {
     return { appUrl: this.emu.baseUrls[region] };
   }
 
+  private target(url: string): TargetState {
+    let t = this.targets.get(url);
+    if (!t) {
+      if (this.targets.size >= MAX_TARGETS) {
+        for (const [k, v] of this.targets) {
+          if (v.inFlight === 0) {
+            this.targets.delete(k);
+            break;
+          }
+        }
+      }
+      t = { inFlight: 0, failures: 0, heldUntil: 0 };
+      this.targets.set(url, t);
+    }
+    return t;
+  }
+
+  /** Failing targets together hold at most this many slots; the rest stay for healthy ones. */
+  private get failingCap(): number {
+    return Math.max(1, Math.floor(this.options.concurrency * this.options.failingShare));
+  }
+
+  private hasSlot(url: string): boolean {
+    const t = this.targets.get(url);
+    if (!t) return true;
+    if (t.failures > 0) return t.inFlight < this.options.failingTargetConcurrency && this.failingInFlight < this.failingCap && Date.now() >= t.heldUntil;
+    return t.inFlight < this.options.perTargetConcurrency;
+  }
+
   tick(): void {
     if (this.stopped || this.paused || !this.emu.db.open) return;
-    const room = this.options.concurrency - this.inFlight.size;
+    let room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return;
     const now = this.emu.clock.now();
-    const due = dueDeliveries(this.emu.db, now, room + this.inFlight.size)
-      .filter((d) => !this.inFlight.has(d.id))
-      .slice(0, room);
-    for (const d of due) {
-      const p = this.attempt(d)
-        .catch((e) => this.emu.log(`webhooks: delivery ${d.key} failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`))
-        .finally(() => {
-          this.inFlight.delete(d.id);
-          if (!this.stopped) this.kick();
-        });
-      this.inFlight.set(d.id, p);
+    // Targets without a free slot are left out by the query, so a backlog for one of them
+    // never stands before another target's due deliveries.
+    const full = new Set<string>();
+    for (const [url] of this.targets) if (!this.hasSlot(url)) full.add(url);
+    for (let round = 0; round < 8 && room > 0; round++) {
+      // Ids first (a row holds its attempt log): a backlog to one target costs one short read per round.
+      const limit = Math.min(room, 32);
+      const due = dueDeliveriesExcept(this.emu.db, now, [...this.inFlight.keys()], [...full], limit);
+      for (const { id, target_url } of due) {
+        if (room <= 0) break;
+        if (full.has(target_url)) continue;
+        const d = deliveryById(this.emu.db, id);
+        if (!d) continue;
+        this.launch(d);
+        room--;
+        if (!this.hasSlot(d.target_url)) full.add(d.target_url);
+      }
+      if (due.length < limit) break;
     }
+  }
+
+  private launch(d: DeliveryRow): void {
+    const t = this.target(d.target_url);
+    const failing = t.failures > 0;
+    t.inFlight++;
+    if (failing) this.failingInFlight++;
+    const p = this.attempt(d)
+      .then((ok) => {
+        if (ok === undefined) return;
+        if (ok) t.failures = 0;
+        else {
+          t.failures++;
+          t.heldUntil = Date.now() + Math.min(this.options.failingHoldMaxMs, this.options.failingHoldMs * 2 ** Math.min(t.failures - 1, 20));
+        }
+      })
+      .catch((e) => {
+        // A full or read-only disk is reported without a stack: the delivery stays pending and is tried again.
+        if (storageCode(e)) this.emu.log(`webhooks: delivery ${d.key} not recorded (${(e as Error).message}); it stays pending`);
+        else this.emu.log(`webhooks: delivery ${d.key} failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`);
+      })
+      .finally(() => {
+        t.inFlight--;
+        if (failing) this.failingInFlight--;
+        if (t.inFlight === 0 && t.failures === 0) this.targets.delete(d.target_url);
+        this.inFlight.delete(d.id);
+        if (!this.stopped) this.kick();
+      });
+    this.inFlight.set(d.id, p);
   }
 
   /** Builds an event's body now rather than when its first delivery is due (new_checklist: install.ts). */
@@ -146,10 +233,11 @@ export class WebhookSender extends ClockWorker {
     })();
   }
 
-  private async attempt(d: DeliveryRow): Promise<void> {
+  /** One attempt; answers whether the target answered 2xx (undefined: nothing was sent). */
+  private async attempt(d: DeliveryRow): Promise<boolean | undefined> {
     const db = this.emu.db;
     const e = this.processEvent(d.event_id);
-    if (e.state !== 'built' || e.body === null) return;
+    if (e.state !== 'built' || e.body === null) return undefined;
     const secret = d.webhook_id === null ? null : (webhookById(db, d.webhook_id)?.secret ?? null);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json; charset=utf-8',
@@ -159,8 +247,9 @@ export class WebhookSender extends ClockWorker {
     if (secret) headers['SVC-Signature'] = sign(secret, e.body);
     const at = this.emu.clock.now();
     const r = await post(d.target_url, headers, e.body, this.options.timeoutMs, this.abort.signal);
-    if (this.stopped || !db.open) return; // stays pending; sent after the next start
+    if (this.stopped || !db.open) return undefined; // stays pending; sent after the next start
     this.record(d.id, at, headers, r);
+    return succeeded(r);
   }
 
   private record(id: number, at: number, headers: Record<string, string>, r: AttemptResult): void {
@@ -171,7 +260,7 @@ export class WebhookSender extends ClockWorker {
       const attempts = d.attempts + 1;
       const log = JSON.parse(d.attempt_log) as unknown[];
       log.push({ at, status: r.status ?? null, error: r.error ?? null, durationMs: r.durationMs });
-      const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && !r.error;
+      const ok = succeeded(r);
       const now = this.emu.clock.now();
       let status = d.status;
       let next = d.next_attempt_at;
