@@ -74,19 +74,11 @@ export const deliveryByKey = (db: Db, key: string): DeliveryRow | undefined => d
 export const dueDeliveries = (db: Db, now: number, limit: number): DeliveryRow[] =>
   db.prepare<[number, number], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?").all(now, limit);
 
-/**
- * Due deliveries, oldest due first, leaving out those in flight and those to targets with no
- * free slot (the sender's fair share, docs/webhooks.md "Delivery" 3): a backlog of one target
- * never hides another target's due deliveries.
- */
-export const dueDeliveriesExcept = (db: Db, now: number, inFlight: number[], fullTargets: string[], limit: number): { id: number; target_url: string }[] =>
+/** Due deliveries' ids and targets, oldest due first (the sender groups them by target, docs/webhooks.md "Fair delivery"). */
+export const dueDeliveryIds = (db: Db, now: number, limit: number): { id: number; target_url: string }[] =>
   db
-    .prepare<[number, string, string, number], { id: number; target_url: string }>(
-      `SELECT id, target_url FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-         AND id NOT IN (SELECT value FROM json_each(?)) AND target_url NOT IN (SELECT value FROM json_each(?))
-       ORDER BY next_attempt_at, id LIMIT ?`,
-    )
-    .all(now, JSON.stringify(inFlight), JSON.stringify(fullTargets), limit);
+    .prepare<[number, number], { id: number; target_url: string }>("SELECT id, target_url FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+    .all(now, limit);
 
 /** The event's pending deliveries will not be sent: its body could not be built. */
 export const dropPendingDeliveries = (db: Db, eventId: number, reason: string): void =>
