@@ -7,7 +7,7 @@
 //   soak      SOAK_MINUTES (default 10) of REST, MCP and legacy reads and writes, webhook
 //             deliveries to a slow target, and isolated instances created and deleted; errors,
 //             p50/p99 per class, resident memory and open file descriptors over time.
-// Options: --minutes N (or SOAK_MINUTES), --only csv|webhooks|soak. Writes bench/results/soak-<time>.json.
+// Options: --minutes N (or SOAK_MINUTES), --only csv|webhooks|soak. Writes bench/results/soak/<time>.json.
 // Not part of the tests.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -364,9 +364,10 @@ async function main(): Promise<void> {
     console.table(soak.classes);
     console.table(soak.samples);
   }
-  const dir = join(ROOT, 'bench', 'results');
+  // A folder of its own: bench/results/*.json are `npm run bench`'s (the README quotes the latest).
+  const dir = join(ROOT, 'bench', 'results', 'soak');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.log(`written ${file}`);
 }
