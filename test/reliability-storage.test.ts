@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { toApiError } from '../src/errors';
 import { DEMO, KEYS, callTool, startTestServer, type TestServer } from './helpers/server';
 import { OF, OFFICES, V2, recordCount } from './helpers/data-sets';
+import { harness, startReceiver, waitUntil } from './helpers/webhooks';
 
 let s: TestServer;
 let dir: string;
@@ -123,6 +124,34 @@ test('a database that cannot be written (SQLite refuses with SQLITE_READONLY; he
   }
   assert.equal((await v3Record()).status, 201);
   assert.equal(s.emu.db.pragma('integrity_check', { simple: true }), 'ok');
+});
+
+test('storage refusing under the webhook sender: a delivery it cannot record stays pending (the server up, the sender pausing, not spinning) and is recorded delivered once the database is writable again', async () => {
+  const rx = await startReceiver();
+  try {
+    const h = harness(s);
+    const sub = await h.subscribe({ eventType: 'new_checklist', targetUrl: rx.url, scope: { type: 'Template', key: DEMO.expense } });
+    await h.pause();
+    const c = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: DEMO.expense, name: 'Sent on a full disk' });
+    assert.equal(c.status, 201, c.text);
+    // An update in place of the delivery's row fits in its page however full the disk is, so the
+    // refusal is SQLite's read-only one (the same storage path: docs/reliability.md 10).
+    s.emu.db.pragma('query_only = ON');
+    try {
+      await h.resume();
+      await new Promise((r) => setTimeout(r, 1500));
+      // The sender's transaction is refused (before or after the POST): it waits 5 s, it does not spin.
+      assert.ok(rx.received.length <= 1, `the sender pauses after the disk refused (${rx.received.length} requests)`);
+      assert.equal((await h.deliveries(sub))[0].status, 'pending');
+      assert.equal((await s.api(KEYS.admin, 'GET', '/v3/auth/test')).status, 200);
+    } finally {
+      s.emu.db.pragma('query_only = OFF');
+    }
+    await waitUntil(async () => (await h.deliveries(sub))[0].status === 'delivered', 15_000, 'the delivery recorded');
+    await h.unsubscribe(sub);
+  } finally {
+    await rx.close();
+  }
 });
 
 test('an I/O error (SQLITE_IOERR_*, as better-sqlite3 raises it) is 503 STORAGE_IO_ERROR with Retry-After 5; read-only and full have their own codes; other SQLite errors stay 500', () => {

@@ -85,6 +85,8 @@ const MAX_TARGETS = 10_000;
 const WIDE_READ_MS = 50;
 /** Due deliveries read at most at once (ids and targets): beyond them, the oldest go first. */
 const MAX_DUE_READ = 50_000;
+/** Real ms the sender waits after the disk refused to record a delivery. */
+const STORAGE_HOLD_MS = 5000;
 
 const succeeded = (r: AttemptResult) => r.status !== undefined && r.status >= 200 && r.status < 300 && !r.error;
 
@@ -99,6 +101,8 @@ export class WebhookSender extends ClockWorker {
   private readonly targets = new Map<string, TargetState>();
   private failingInFlight = 0;
   private lastWideRead = 0;
+  /** Real time before which nothing is attempted: the disk refused the last write (docs/reliability.md 10). */
+  private storageHeldUntil = 0;
 
   constructor(
     private readonly emu: Emulator,
@@ -198,7 +202,7 @@ export class WebhookSender extends ClockWorker {
   }
 
   tick(): void {
-    if (this.stopped || this.paused || !this.emu.db.open) return;
+    if (this.stopped || this.paused || !this.emu.db.open || Date.now() < this.storageHeldUntil) return;
     let room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return;
     const now = this.emu.clock.now();
@@ -243,8 +247,12 @@ export class WebhookSender extends ClockWorker {
         }
       })
       .catch((e) => {
-        // A full or read-only disk is reported without a stack: the delivery stays pending and is tried again.
-        if (storageCode(e)) this.emu.log(`webhooks: delivery ${d.key} not recorded (${(e as Error).message}); it stays pending`);
+        // A full or read-only disk is reported without a stack: the delivery stays pending and is
+        // tried again once the sender's pause is over (not at once: that would spin on a full disk).
+        if (storageCode(e)) {
+          if (Date.now() >= this.storageHeldUntil) this.emu.log(`webhooks: delivery ${d.key} not recorded (${(e as Error).message}); deliveries stay pending, tried again in ${STORAGE_HOLD_MS / 1000} s`);
+          this.storageHeldUntil = Date.now() + STORAGE_HOLD_MS;
+        }
         else this.emu.log(`webhooks: delivery ${d.key} failed unexpectedly: ${e instanceof Error ? e.stack : String(e)}`);
       })
       .finally(() => {
