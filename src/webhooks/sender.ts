@@ -83,6 +83,8 @@ interface TargetState {
 const MAX_TARGETS = 10_000;
 /** Real ms between reads of the due list while deliveries are in flight and none read is left to send. */
 const WIDE_READ_MS = 50;
+/** Real ms between reads of the due list while what was read waits for busy or held targets. */
+const HELD_READ_MS = 1000;
 /** Due deliveries read at most at once (ids and targets): beyond them, the oldest go first. */
 const MAX_DUE_READ = 50_000;
 /** Real ms the sender waits after the disk refused to record a delivery. */
@@ -195,6 +197,23 @@ export class WebhookSender extends ClockWorker {
     this.lastWideRead = performance.now();
   }
 
+  /**
+   * Nothing read can go now: read the due list again? When what was read is sent, at once if
+   * nothing is in flight, else at most every WIDE_READ_MS. When what is left waits for busy or
+   * held targets, every HELD_READ_MS (another target's retry coming due is seen that late at
+   * most), so a failing target's large backlog is not read at every poll.
+   */
+  private readAgain(): boolean {
+    const since = performance.now() - this.lastWideRead;
+    for (const q of this.queues.values()) if (q.length > 0) return since >= HELD_READ_MS;
+    return this.inFlight.size === 0 || since >= WIDE_READ_MS;
+  }
+
+  /** Ends every target's backoff hold (settleWebhooks: "until no delivery is due"); slots still apply. */
+  releaseHolds(): void {
+    for (const t of this.targets.values()) t.heldUntil = 0;
+  }
+
   /** Whether some target with a free slot has a due delivery read. */
   private launchable(): boolean {
     for (const [url, q] of this.queues) if (q.length > 0 && this.hasSlot(url)) return true;
@@ -206,7 +225,7 @@ export class WebhookSender extends ClockWorker {
     let room = this.options.concurrency - this.inFlight.size;
     if (room <= 0) return;
     const now = this.emu.clock.now();
-    if (this.dirty || (!this.launchable() && (this.inFlight.size === 0 || performance.now() - this.lastWideRead >= WIDE_READ_MS))) this.readDue(now);
+    if (this.dirty || (!this.launchable() && this.readAgain())) this.readDue(now);
     // Each target with a free slot takes its oldest due delivery in turn, so one target's
     // backlog never stands before another's (docs/webhooks.md "Fair delivery").
     let launched = true;
