@@ -28,6 +28,11 @@ export type ResolvedWebhookOptions = typeof DEFAULTS & { forwardEvents?: string 
 export function resolveOptions(o: WebhookOptions = {}): ResolvedWebhookOptions {
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  // A slot count under 1 would never send: read as 1 (slots are whole).
+  for (const k of ['concurrency', 'perTargetConcurrency', 'failingTargetConcurrency'] as const) {
+    const n = Number(out[k]);
+    out[k] = Number.isFinite(n) ? Math.max(1, Math.floor(n)) : DEFAULTS[k];
+  }
   return out as ResolvedWebhookOptions;
 }
 
