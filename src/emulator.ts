@@ -19,6 +19,7 @@ import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
 import { FaultList } from './platform/faults';
 import { FixtureImage } from './platform/database';
+import { TempFiles } from './platform/temp-files';
 import { hasWorkspaces } from './rows/people';
 import type { WebhookOptions } from './public/types';
 
@@ -114,6 +115,8 @@ export class Emulator {
   readonly catalog: McpCatalog;
   readonly keys: KeyResolver;
   readonly limiter: RateLimiter;
+  /** This server's temporary files (imports), under one directory swept at start and removed at close. */
+  readonly temp = new TempFiles();
   readonly throttle: KeyThrottle;
   readonly baseUrls: Record<Region, string>;
   readonly hooks: DomainHooks = {};
@@ -194,6 +197,7 @@ export class Emulator {
 
   async close(): Promise<void> {
     for (const c of this.closers.splice(0).reverse()) await c();
+    this.temp.close();
     if (this.db.open) this.db.close();
   }
 }

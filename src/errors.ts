@@ -76,9 +76,42 @@ export const busyError = () =>
     { 'Retry-After': String(BUSY_RETRY_SECONDS) },
   );
 
+/**
+ * The storage under the database failing (docs/reliability.md 10): not a bug, an answer. Each
+ * is 503 with Retry-After and a code of its own; SQLite rolled the write back, so nothing was
+ * written, and the next write after the cause is gone succeeds.
+ */
+export const STORAGE_REFUSALS = {
+  /** SQLITE_FULL: the disk (or the file's max_page_count) is full. */
+  STORAGE_FULL: { retry: 30, message: 'The disk holding the database is full; nothing was written. Free space and retry after the Retry-After seconds.' },
+  /** SQLITE_READONLY*: the file or its directory was made read-only, or moved, under the server. */
+  STORAGE_READ_ONLY: { retry: 60, message: 'The database file cannot be written (it was made read-only or moved under the server); nothing was written. Make it writable again (or restart) and retry.' },
+  /** SQLITE_IOERR*: the operating system failed a read or write of the file. */
+  STORAGE_IO_ERROR: { retry: 5, message: 'The operating system failed to read or write the database file (an I/O error); nothing was written. Retry after the Retry-After seconds; if it persists, check the disk.' },
+} as const;
+export type StorageCode = keyof typeof STORAGE_REFUSALS;
+
+/** The storage refusal for a SQLite error, or undefined when it is something else. */
+export function storageCode(e: unknown): StorageCode | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const code = String((e as { code?: unknown }).code);
+  if (code === 'SQLITE_FULL') return 'STORAGE_FULL';
+  if (code.startsWith('SQLITE_READONLY')) return 'STORAGE_READ_ONLY';
+  if (code.startsWith('SQLITE_IOERR')) return 'STORAGE_IO_ERROR';
+  return undefined;
+}
+
+export const storageError = (code: StorageCode) => new ApiError(503, code, STORAGE_REFUSALS[code].message, {}, { 'Retry-After': String(STORAGE_REFUSALS[code].retry) });
+
+/** A failure of what is under the emulator (a lock held by another process, the disk): its 503, or undefined. */
+export function infraError(err: unknown): ApiError | undefined {
+  if (isBusy(err)) return busyError();
+  const storage = storageCode(err);
+  return storage ? storageError(storage) : undefined;
+}
+
 /** Anything that is not an ApiError is a bug: answered 500 in the envelope, never a crash. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (isBusy(err)) return busyError();
-  return new ApiError(500, 'INTERNAL_ERROR', 'The emulator failed to handle this request. This is a bug in the emulator.');
+  return infraError(err) ?? new ApiError(500, 'INTERNAL_ERROR', 'The emulator failed to handle this request. This is a bug in the emulator.');
 }

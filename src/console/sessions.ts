@@ -11,23 +11,43 @@ import { randomBytes } from 'node:crypto';
 
 const LIMIT = 10_000;
 
-/** A bounded map: the oldest entry goes when it is full. */
+/**
+ * A bounded map in two tiers, so a flood of new ids never evicts one in use: an id starts
+ * unused (made, never sent back) and is used from the first time it is looked up. New unused
+ * ids evict the oldest unused one (LIMIT of them); used ids evict the least recently used
+ * one (LIMIT of them). Every cookieless page load makes an unused session, and a page of
+ * another site can make them by the thousand (an image tag sends no Origin): they only push
+ * out each other (docs/reliability.md 12).
+ */
 class Bounded<V> {
-  private readonly map = new Map<string, V>();
+  private readonly unused = new Map<string, V>();
+  private readonly used = new Map<string, V>();
 
   add(value: V): string {
     const id = randomBytes(18).toString('base64url');
-    if (this.map.size >= LIMIT) this.map.delete(this.map.keys().next().value!);
-    this.map.set(id, value);
+    if (this.unused.size >= LIMIT) this.unused.delete(this.unused.keys().next().value!);
+    this.unused.set(id, value);
     return id;
   }
 
   get(id: string | undefined): V | undefined {
-    return id === undefined ? undefined : this.map.get(id);
+    if (id === undefined) return undefined;
+    let value = this.used.get(id);
+    if (value !== undefined) this.used.delete(id); // moved to the newest end: least recently used goes first
+    else {
+      value = this.unused.get(id);
+      if (value === undefined) return undefined;
+      this.unused.delete(id);
+      if (this.used.size >= LIMIT) this.used.delete(this.used.keys().next().value!);
+    }
+    this.used.set(id, value);
+    return value;
   }
 
   delete(id: string | undefined): void {
-    if (id !== undefined) this.map.delete(id);
+    if (id === undefined) return;
+    this.unused.delete(id);
+    this.used.delete(id);
   }
 }
 

@@ -25,6 +25,8 @@ export function derivedRefusals(op: Operation): Refusal[] {
   if (op.method !== 'GET') out.push('413 PAYLOAD_TOO_LARGE');
   if (isWrite(op)) out.push('409 CONFLICT'); // Idempotency-Key reused or still running (4.1 rule 12)
   if (isWrite(op)) out.push('503 DATABASE_BUSY'); // another process held the file's write lock too long (docs/reliability.md)
+  if (isWrite(op)) out.push('503 STORAGE_FULL', '503 STORAGE_READ_ONLY'); // the disk is full, the file read-only (docs/reliability.md 10)
+  out.push('503 STORAGE_IO_ERROR'); // the operating system failed a read or a write
   if (op.actor === 'member') out.push('403 API_KEY_ACTS_AS_WORKSPACE');
   if (op.actor === 'admin') out.push('403 FORBIDDEN');
   return out;

@@ -11,8 +11,7 @@ import { iso } from '../clock';
 import { schemaVersion } from '../store/open';
 import { exportDatabase, importDatabaseFile, isSqliteHeader, notSqlite } from '../platform/database';
 import { streamBodyToFile } from '../transports/web/body';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setDefaultView } from '../domain/mywork/defaults';
 import { FixtureError } from '../fixtures/errors';
@@ -252,7 +251,7 @@ export const controlRoutes: ControlRoute[] = [
     handler: async (emu, { req }) => {
       // Streamed to a temporary file (never held in memory); the header is checked in the
       // first bytes, so junk is refused at once (docs/security.md "Big or hostile bodies").
-      const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
+      const dir = emu.temp.make('import-'); // under the server's own directory, swept at start (docs/reliability.md 11)
       try {
         const file = join(dir, 'import.sqlite');
         await streamBodyToFile(req, file, emu.options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES, 'The database file', 16, (head) => {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
 import type { MethodRefusal, RouteSpec } from '../transports/http/route-table';
-import { ApiError, isBusy, busyError } from '../errors';
+import { ApiError, infraError, storageCode } from '../errors';
 import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
 import { Reply, type Operation } from '../operations/define';
 import { ADMINS_ONLY } from '../operations/webhooks';
@@ -39,8 +39,10 @@ const MULTIPART = /^multipart\//i;
 async function readBody(req: Request, maxBytes: number): Promise<{ body: unknown; rawBody: Buffer }> {
   if (req.method === 'GET') return { body: undefined, rawBody: Buffer.alloc(0) };
   const rawBody = await readBodyBytes(req, maxBytes);
+  // A multipart upload stays bytes (never a second copy as text).
+  if (MULTIPART.test(req.headers.get('content-type') ?? '')) return { body: undefined, rawBody };
   const text = rawBody.toString('utf8');
-  if (text.trim() === '' || MULTIPART.test(req.headers.get('content-type') ?? '')) return { body: undefined, rawBody };
+  if (text.trim() === '') return { body: undefined, rawBody };
   try {
     return { body: JSON.parse(text), rawBody };
   } catch {
@@ -82,9 +84,10 @@ function operationOf(route: LegacyRoute): Operation {
 /** The legacy boundary: the pipeline's answer or refusal in legacy shapes. */
 function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Response {
   if (answer.ok) return reply(new LegacyReply(answer.status, answer.body, answer.headers), requestId);
-  const e = isBusy(answer.error) ? busyError() : answer.error;
+  const e = infraError(answer.error) ?? answer.error;
   if (e instanceof LegacyReply) return reply(e, requestId);
-  if (e instanceof ApiError && e.status === 503) return reply(new LegacyReply(503, { error: e.message }, e.headers), requestId);
+  // A storage refusal carries its code beside the legacy message (docs/reliability.md 10).
+  if (e instanceof ApiError && e.status === 503) return reply(new LegacyReply(503, storageCode(answer.error) ? { error: e.message, code: e.code } : { error: e.message }, e.headers), requestId);
   if (e instanceof ApiError && e.status === 401) return reply(legacyError(401, 'The API key is missing or invalid.'), requestId);
   if (e instanceof ApiError && e.status < 500) return reply(legacyError(e.status, e.message), requestId);
   emu.log(`[${requestId}] legacy internal error: ${e instanceof Error ? e.stack : String(e)}`);

@@ -201,6 +201,7 @@ async function settle(emu: Emulator): Promise<void> {
   if (!sender) return;
   for (let i = 0; i < 1000; i++) {
     await new Promise((r) => setImmediate(r));
+    sender.releaseHolds(); // due means due: a failing target's backoff hold does not delay a settle
     sender.tick();
     await sender.idle();
     if (!emu.db.open || dueDeliveryCount(emu.db, emu.clock.now()) === 0) return;

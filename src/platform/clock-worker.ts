@@ -14,7 +14,7 @@ export abstract class ClockWorker {
   abstract tick(): void;
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), this.pollMs);
+    this.timer = setInterval(() => this.safeTick(), this.pollMs);
     this.timer.unref();
     this.kick();
   }
@@ -25,9 +25,30 @@ export abstract class ClockWorker {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.tick();
+      this.safeTick();
     });
   }
+
+  /**
+   * A tick that throws (the disk full, the file read-only or locked: docs/reliability.md 10)
+   * must not end the process: the work stays in its rows and the next tick tries again.
+   */
+  private safeTick(): void {
+    try {
+      this.tick();
+    } catch (e) {
+      this.tickFailed(e);
+    }
+  }
+
+  /** Reports a failed tick (workers log it); at most once a minute per worker, so a full disk does not flood the log. */
+  protected tickFailed(e: unknown): void {
+    const now = Date.now();
+    if (now - this.lastReport < 60_000) return;
+    this.lastReport = now;
+    process.stderr.write(`wfe: background work failed, retrying on the next tick: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+  private lastReport = 0;
 
   pause(): void {
     this.paused = true;

@@ -2,14 +2,14 @@
 // `wfe seed|export|import` commands. Rows are replaced inside the same database
 // (never a new connection), so every prepared statement the emulator holds stays valid.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isBusy, validationError } from '../errors';
+import { isBusy, storageCode, validationError } from '../errors';
 import { migrate, schemaVersion, type Db } from '../store/open';
 import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
 import { applyPlan, fixtureImage, isBuiltIn, type ImagePlan } from '../fixtures/image';
+import { processTempFiles, type TempFiles } from './temp-files';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -158,9 +158,9 @@ export function exportDatabase(db: Db): Buffer {
  */
 export const isSqliteFile = (bytes: Buffer): boolean => bytes.length >= 100 && bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC;
 
-export function importDatabase(db: Db, bytes: Buffer): { tables: number; rows: number } {
+export function importDatabase(db: Db, bytes: Buffer, temp: TempFiles = processTempFiles()): { tables: number; rows: number } {
   if (!isSqliteHeader(bytes) || bytes.length < 100) throw notSqlite();
-  const dir = mkdtempSync(join(tmpdir(), 'wfe-import-'));
+  const dir = temp.make('import-');
   const file = join(dir, 'import.sqlite');
   try {
     writeFileSync(file, bytes);
@@ -203,7 +203,7 @@ export function importDatabaseFile(db: Db, file: string): { tables: number; rows
         if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
       })();
     } catch (e) {
-      if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e)) {
+      if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e) && !storageCode(e)) {
         throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);
       }
       throw e;

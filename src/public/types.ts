@@ -16,8 +16,10 @@ export interface WebhookOptions {
   pollMs?: number;
   /** Emulator-clock delay between an event and its processing ("shortly after", spec v3 6.3). Default 0. */
   processDelayMs?: number;
-  /** Deliveries in flight at once. Default 8. */
+  /** Deliveries in flight at once, all targets together. Default 64 (docs/webhooks.md "Fair delivery"). */
   concurrency?: number;
+  /** Deliveries in flight at once to one target URL while it answers 2xx; 1 after it fails, until it answers 2xx again. Default 4. */
+  perTargetConcurrency?: number;
   /** Emulator only: send every event of every workspace to this URL without subscribing. */
   forwardEvents?: string;
 }

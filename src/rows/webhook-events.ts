@@ -70,9 +70,11 @@ export const deliveryById = (db: Db, id: number): DeliveryRow | undefined => db.
 
 export const deliveryByKey = (db: Db, key: string): DeliveryRow | undefined => db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE key = ?').get(key);
 
-/** Pending deliveries due by `now`, soonest first, at most `limit`. */
-export const dueDeliveries = (db: Db, now: number, limit: number): DeliveryRow[] =>
-  db.prepare<[number, number], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?").all(now, limit);
+/** Due deliveries' ids and targets, oldest due first (the sender groups them by target, docs/webhooks.md "Fair delivery"). */
+export const dueDeliveryIds = (db: Db, now: number, limit: number): { id: number; target_url: string }[] =>
+  db
+    .prepare<[number, number], { id: number; target_url: string }>("SELECT id, target_url FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+    .all(now, limit);
 
 /** The event's pending deliveries will not be sent: its body could not be built. */
 export const dropPendingDeliveries = (db: Db, eventId: number, reason: string): void =>

@@ -10,7 +10,7 @@ import { memberById, workspaceById } from '../rows/people';
 import { newToken } from '../ids';
 import { dueRuns, failUpcomingRun, stillDue } from '../rows/schedules';
 import { startRun } from '../domain/schedules/plan';
-import { isBusy } from '../errors';
+import { isBusy, storageCode } from '../errors';
 import { runInSlices, sliceSpent } from '../platform/slices';
 
 /** Real milliseconds between looks at the clock. */
@@ -85,7 +85,7 @@ export class ScheduleWorker {
             })();
             this.emu.changes.touch(d.workspace_id);
           } catch (e) {
-            if (isBusy(e)) throw e;
+            if (isBusy(e) || storageCode(e)) throw e; // the disk, not the run: tried again on the next tick
             // A bug must not stop the other runs nor be retried forever: the run fails, visibly.
             this.emu.log(`schedules: run ${d.id} could not start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
             failUpcomingRun(db, d.id, 'The emulator failed to start this run (a bug in the emulator; see its log).');

@@ -10,7 +10,17 @@ export const DEFAULTS = {
   maxAttempts: 8,
   pollMs: 100,
   processDelayMs: 0,
-  concurrency: 8,
+  /** Attempts in flight at once, all targets together. */
+  concurrency: 64,
+  /** Attempts in flight at once to one target URL while it answers 2xx. */
+  perTargetConcurrency: 4,
+  /** Attempts in flight at once to one target URL after it failed (until an attempt succeeds). */
+  failingTargetConcurrency: 1,
+  /** Slots that failing targets may hold together: the rest stay free for healthy targets. */
+  failingShare: 0.5,
+  /** Real-time pause before a failing target's next attempt: doubled per further failure, up to failingHoldMaxMs. */
+  failingHoldMs: 100,
+  failingHoldMaxMs: 1000,
 } as const;
 
 export type ResolvedWebhookOptions = typeof DEFAULTS & { forwardEvents?: string };
@@ -18,6 +28,11 @@ export type ResolvedWebhookOptions = typeof DEFAULTS & { forwardEvents?: string 
 export function resolveOptions(o: WebhookOptions = {}): ResolvedWebhookOptions {
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  // A slot count under 1 would never send: read as 1 (slots are whole).
+  for (const k of ['concurrency', 'perTargetConcurrency', 'failingTargetConcurrency'] as const) {
+    const n = Number(out[k]);
+    out[k] = Number.isFinite(n) ? Math.max(1, Math.floor(n)) : DEFAULTS[k];
+  }
   return out as ResolvedWebhookOptions;
 }
 

@@ -36,14 +36,22 @@ export interface ImportOptions {
 
 const fail = (message: string, field: string) => validationError(message, field);
 
+/** A CSV file's size limit (also checked on the base64 text's length before it is decoded). */
+export function checkCsvSize(bytes: number, field: string): void {
+  if (bytes > MAX_CSV_BYTES) throw fail(`${field} is ${bytes.toLocaleString('en')} bytes; a CSV import is at most 5 MB (${MAX_CSV_BYTES.toLocaleString('en')} bytes).`, field);
+}
+
 /** Bytes to rows: size, UTF-8, BOM, quoting and column counts checked. */
 export function parseCsv(file: CsvFile, field = 'file'): string[][] {
-  if (file.bytes.length > MAX_CSV_BYTES) throw fail(`${field} is ${file.bytes.length.toLocaleString('en')} bytes; a CSV import is at most 5 MB (${MAX_CSV_BYTES.toLocaleString('en')} bytes).`, field);
+  checkCsvSize(file.bytes.length, field);
   if (file.bytes.length === 0) throw fail(`${field} is empty; the first row must name the columns.`, field);
   // isUtf8 + toString: measured ~3x faster than a fatal TextDecoder on 5 MB.
   if (!isUtf8(file.bytes)) throw fail(`${field} is not UTF-8 text; save the CSV as UTF-8.`, field);
   let text = file.bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Counted before csv-parse builds a single row: a file of millions of short rows or a row of
+  // millions of columns is refused in milliseconds, holding nothing but its text (docs/reliability.md 9).
+  checkShape(text, field);
   try {
     // Line ends: a record ends at CRLF, LF or CR, mixed freely in one file (normalised, never
     // stored as part of a cell); inside a quoted cell every byte is kept (docs/data-sets.md).
@@ -55,6 +63,59 @@ export function parseCsv(file: CsvFile, field = 'file'): string[][] {
     throw fail(`${field} is not a valid CSV file: ${(e as Error).message}`, field);
   }
 }
+
+/**
+ * One pass over the text counting records (non-empty lines, a quoted cell's line ends kept
+ * inside it, as csv-parse reads them) and each record's columns; it stops at the first record
+ * past the limits. Where the text is not valid CSV the count may differ from csv-parse's, but
+ * only after the point where csv-parse itself stops with an error.
+ */
+function checkShape(text: string, field: string): void {
+  const maxRecords = MAX_RECORDS + 1; // the header row names the columns
+  let records = 0;
+  let columns = 1;
+  let content = false;
+  let quoted = false;
+  let fieldStart = true;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (quoted) {
+      if (c === 34) {
+        if (text.charCodeAt(i + 1) === 34) i++;
+        else quoted = false;
+      }
+      continue;
+    }
+    if (c === 10 || c === 13) {
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      if (content && ++records > maxRecords) throw tooManyRows(field);
+      columns = 1;
+      content = false;
+      fieldStart = true;
+      continue;
+    }
+    content = true;
+    if (c === 44) {
+      if (++columns > MAX_FIELDS) throw tooManyColumns(field, records + 1);
+      fieldStart = true;
+    } else {
+      if (c === 34 && fieldStart) quoted = true;
+      fieldStart = false;
+    }
+  }
+  if (content && ++records > maxRecords) throw tooManyRows(field);
+}
+
+const tooManyRows = (field: string) =>
+  fail(`${field} has more than ${MAX_RECORDS.toLocaleString('en')} rows after its header; a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')} records.`, field);
+const tooManyColumns = (field: string, record: number) =>
+  fail(
+    record === 1
+      ? `${field} has more than ${MAX_FIELDS} columns; a Data Set has at most ${MAX_FIELDS} fields.`
+      : `${field}: row ${record} has more than ${MAX_FIELDS} columns; a Data Set has at most ${MAX_FIELDS} fields.`,
+    field,
+  );
 
 function checkHeader(header: string[], field: string): string[] {
   if (header.length > MAX_FIELDS) throw fail(`${field} has ${header.length} columns; a Data Set has at most ${MAX_FIELDS} fields.`, field);

@@ -165,13 +165,14 @@ export function bulkCreate(ctx: Ctx, ref: string, body: { mode?: unknown; record
   const ds = changeableDataSet(ctx, ref);
   const fields = fieldsOf(ctx, ds.id);
   const list = body.records as unknown[];
+  // The count first: a body of a million records is refused before one is checked (docs/reliability.md 9).
+  if (mode === 'replace') {
+    if (list.length > MAX_RECORDS) throw validationError(`records holds ${list.length.toLocaleString('en')} records; a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')}.`, 'records');
+  } else assertRoom(ctx, ds, list.length, 'records');
   const checked = list.map((x, i) => {
     if (x === null || typeof x !== 'object' || Array.isArray(x)) throw validationError(`records[${i}] must be an object {values}.`, `records[${i}]`);
     return checkValues(fields, (x as { values?: unknown }).values, `records[${i}].values`);
   });
-  if (mode === 'replace') {
-    if (checked.length > MAX_RECORDS) throw validationError(`records holds ${checked.length.toLocaleString('en')} records; a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')}.`, 'records');
-  } else assertRoom(ctx, ds, checked.length, 'records');
   insertMany(ctx, ds, checked, mode === 'replace');
   return { mode, created: checked.length, recordCount: recordCount(ctx, ds.id) };
 }
@@ -181,6 +182,8 @@ export function bulkDelete(ctx: Ctx, ref: string, body: { recordKeys?: unknown }
   const keys = body.recordKeys;
   if (keys === undefined || keys === null) throw validationError(`${name} is required: an array of record keys.`, name);
   if (!Array.isArray(keys)) throw validationError(`${name} must be an array of record keys.`, name);
+  // A set holds at most MAX_RECORDS records: a longer list is refused before a key is read (docs/reliability.md 9).
+  if (keys.length > MAX_RECORDS) throw validationError(`${name} names ${keys.length.toLocaleString('en')} keys; a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')} records.`, name);
   keys.forEach((k, i) => {
     if (!isGuid(k)) throw validationError(`${name}[${i}] must be a record key (GUID).`, `${name}[${i}]`);
   });

@@ -31,6 +31,9 @@ export function decodeFile(f: FileInput, prefix: string): { name: string; conten
   if (!CONTENT_TYPE.test(contentType)) throw validationError(`${at('contentType')} must be a media type such as application/pdf.`, at('contentType'));
   const text = f.data.replace(/\s+/g, '');
   if (!BASE64.test(text) || text.length % 4 === 1) throw validationError(`${at('data')} is not valid base64.`, at('data'));
+  // The decoded size from the text's length: an oversized file is refused before it is decoded (docs/reliability.md 9).
+  const size = Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+  if (size > MAX_FILE_BYTES) throw validationError(`${at('data')} is ${size} bytes once decoded; the limit is ${MAX_FILE_BYTES} bytes (5 MB).`, at('data'));
   const bytes = Buffer.from(text, /[-_]/.test(text) ? 'base64url' : 'base64');
   if (bytes.length === 0) throw validationError(`${at('data')} must not be empty.`, at('data'));
   if (bytes.length > MAX_FILE_BYTES) {

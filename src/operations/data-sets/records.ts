@@ -7,6 +7,7 @@ import { cursorScope, decodeCursor, encodeCursor } from '../../domain/paging';
 import { bulkCreate, bulkDelete, createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../../domain/datasets/records';
 import { readableDataSet } from '../../domain/datasets/sets';
 import { v3Record } from '../../domain/datasets/v3';
+import { MAX_RECORDS } from '../../domain/datasets/limits';
 import { NOT_FOUND, dataSetKey, dataSetOperation, keyOf, paging, values } from './declare';
 
 /** The store pages records itself (a view filters and sorts them), so the cursor is built here rather than by paginate. */
@@ -58,7 +59,11 @@ export const recordOperations = [
     input: () => ({
       dataSetKey: dataSetKey(),
       mode: z.enum(['append', 'replace'], { error: 'must be append or replace' }).describe('append or replace.'),
-      records: z.array(z.object({ values: values().optional() }), { error: 'must be an array of {values}' }).describe('The records, at least one.'),
+      // The count is checked before the items (zod stops at max), so a million records cost no validation (docs/reliability.md 9).
+      records: z
+        .array(z.object({ values: values().optional() }), { error: 'must be an array of {values}' })
+        .max(MAX_RECORDS, { error: `must hold at most ${MAX_RECORDS.toLocaleString('en')} records (a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')})` })
+        .describe('The records, at least one.'),
     }),
     output: bulkResultShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],
@@ -73,7 +78,10 @@ export const recordOperations = [
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     summary: 'Delete records in bulk',
     description: 'Deletes the records named (every key must name a record of this Data Set, else nothing is deleted). Raises one data_set.record.deleted per record.',
-    input: () => ({ dataSetKey: dataSetKey(), recordKeys: z.array(z.string({ error: 'must be a record key' }), { error: 'must be an array of record keys' }).describe('Keys of the records to delete.') }),
+    input: () => ({ dataSetKey: dataSetKey(), recordKeys: z
+        .array(z.string({ error: 'must be a record key' }), { error: 'must be an array of record keys' })
+        .max(MAX_RECORDS, { error: `must name at most ${MAX_RECORDS.toLocaleString('en')} keys (a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')} records)` })
+        .describe('Keys of the records to delete.') }),
     refusals: ['403 FORBIDDEN', NOT_FOUND, RECORD_NOT_FOUND],
     status: 204,
     annotations: REMOVE,
