@@ -37,6 +37,15 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 900 },
   });
+  // Each address acts as its region's Administrator, as if chosen on the first visit (issue 40 asks).
+  await browser.addInitScript((chosen: Record<string, string>) => {
+    const k = chosen[location.origin];
+    try {
+      if (k && !localStorage.getItem('wfe.console.key')) localStorage.setItem('wfe.console.key', k);
+    } catch {
+      /* about:blank has no storage */
+    }
+  }, { [new URL(s.us).origin]: KEYS.admin, [new URL(s.eu).origin]: KEYS.globexAdmin });
 });
 
 after(async () => {
