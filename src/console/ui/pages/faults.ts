@@ -31,7 +31,7 @@ function AddFault({ reload }: { reload: () => void }) {
   const [v, setV] = useState<Record<string, string>>({ method: '', path: '/v3/**', tool: '', region: '', does: 'status', status: '503', code: '', message: '', retryAfter: '', bucket: '', delayMs: '', times: '', probability: '', seed: '' });
   const set = (k: string) => inputValue((x) => setV((old) => ({ ...old, [k]: x })));
   const field = (k: string, label: string, attrs: Record<string, unknown> = {}) =>
-    html`<label for=${`fault-${k}`}>${label}</label><input id=${`fault-${k}`} value=${v[k]} onInput=${set(k)} ...${attrs} />`;
+    html`<span class="pair"><label for=${`fault-${k}`}>${label}</label><input id=${`fault-${k}`} value=${v[k]} onInput=${set(k)} ...${attrs} /></span>`;
   const submit = (e: Event) => {
     e.preventDefault();
     const body: Record<string, unknown> = {};
@@ -59,28 +59,28 @@ function AddFault({ reload }: { reload: () => void }) {
         <label class="check"><input type="radio" name="fault-kind" checked=${kind === 'path'} onChange=${() => setKind('path')} /> a path</label>
         <label class="check"><input type="radio" name="fault-kind" checked=${kind === 'tool'} onChange=${() => setKind('tool')} /> an MCP tool</label>
         ${kind === 'path'
-          ? html`<label for="fault-method">Method</label>
-              <select id="fault-method" value=${v.method} onChange=${set('method')}>${METHODS.map((m) => html`<option value=${m}>${m || 'any'}</option>`)}</select>
+          ? html`<span class="pair"><label for="fault-method">Method</label>
+              <select id="fault-method" value=${v.method} onChange=${set('method')}>${METHODS.map((m) => html`<option value=${m}>${m || 'any'}</option>`)}</select></span>
               ${field('path', 'Path pattern', { placeholder: '/v3/checklists/*', size: 28 })}`
           : field('tool', 'Tool name', { placeholder: 'get_task' })}
-        <label for="fault-region">Region</label>
-        <select id="fault-region" value=${v.region} onChange=${set('region')}><option value="">both</option><option value="US">US</option><option value="EU">EU</option></select>
+        <span class="pair"><label for="fault-region">Region</label>
+        <select id="fault-region" value=${v.region} onChange=${set('region')}><option value="">both</option><option value="US">US</option><option value="EU">EU</option></select></span>
       </fieldset>
       <fieldset class="inline">
         <legend>What happens</legend>
-        <label for="fault-does">Answer</label>
+        <span class="pair"><label for="fault-does">Answer</label>
         <select id="fault-does" value=${v.does} onChange=${set('does')}>
           <option value="status">an error status</option>
           <option value="delay">as usual, after a delay</option>
           <option value="drop">none: drop the connection</option>
-        </select>
+        </select></span>
         ${v.does === 'status' &&
         html`${field('status', 'Status', { type: 'number', min: 400, max: 599, size: 5 })}
           ${field('code', 'Code', { placeholder: 'default by status' })}
           ${field('message', 'Message', { placeholder: 'default by status' })}
           ${field('retryAfter', 'Retry-After (s)', { type: 'number', min: 0, size: 6 })}
-          <label for="fault-bucket">Bucket (429)</label>
-          <select id="fault-bucket" value=${v.bucket} onChange=${set('bucket')}><option value="">default</option><option value="standard">standard</option><option value="cheap">cheap</option></select>`}
+          <span class="pair"><label for="fault-bucket">Bucket (429)</label>
+          <select id="fault-bucket" value=${v.bucket} onChange=${set('bucket')}><option value="">default</option><option value="standard">standard</option><option value="cheap">cheap</option></select></span>`}
         ${field('delayMs', v.does === 'delay' ? 'Delay (ms)' : 'Delay first (ms)', { type: 'number', min: 0, size: 7 })}
       </fieldset>
       <fieldset class="inline">
