@@ -182,8 +182,8 @@ test('issue 40: "Run checklist" on the checklist list starts one (mouse, then ke
   const page = await tab(t);
   await page.goto(`${s.us}/app/checklists`);
   await page.locator('summary', { hasText: 'Run checklist' }).click();
-  await page.getByLabel('Template', { exact: true }).last().selectOption(DEMO.vendor);
-  await page.getByLabel('Checklist name').fill('Listed run: Globex Paper');
+  await page.getByLabel('Start from').selectOption(DEMO.vendor);
+  await page.getByLabel('New checklist name').fill('Listed run: Globex Paper');
   await page.getByRole('button', { name: 'Run checklist' }).click();
   await page.getByRole('heading', { level: 1, name: 'Listed run: Globex Paper' }).waitFor();
   const key = /\/app\/checklists\/([^/?]+)/.exec(page.url())![1];
@@ -206,7 +206,7 @@ test('issue 40: "Run checklist" on the checklist list starts one (mouse, then ke
   await page.getByRole('heading', { level: 1, name: 'Checklists' }).waitFor();
   await tabTo(page, 'Run checklist');
   await page.keyboard.press('Enter');
-  await tabTo(page, 'Checklist name');
+  await tabTo(page, 'New checklist name');
   await page.keyboard.type('Listed run by keyboard');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Listed run by keyboard' }).waitFor();

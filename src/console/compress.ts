@@ -32,23 +32,25 @@ export function chooseEncoding(header: string | null): Encoding {
 
 const zlib = () => builtin<typeof Zlib>('node:zlib');
 
-function compress(text: string, encoding: Exclude<Encoding, 'identity'>): Uint8Array {
+function compress(text: string, encoding: Exclude<Encoding, 'identity'>): Uint8Array<ArrayBuffer> {
   const z = zlib();
   const bytes = Buffer.from(text, 'utf8');
-  return encoding === 'br'
-    ? z.brotliCompressSync(bytes, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_MODE]: z.constants.BROTLI_MODE_TEXT, [z.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
-    : z.gzipSync(bytes, { level: 9 });
+  const out =
+    encoding === 'br'
+      ? z.brotliCompressSync(bytes, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_MODE]: z.constants.BROTLI_MODE_TEXT, [z.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+      : z.gzipSync(bytes, { level: 9 });
+  return new Uint8Array(out);
 }
 
 /** One text file in each encoding, made on first request of that encoding and kept. */
 export class Precompressed {
-  private readonly made = new Map<Encoding, Uint8Array>();
+  private readonly made = new Map<Encoding, Uint8Array<ArrayBuffer>>();
   constructor(readonly text: string) {}
 
-  bytes(encoding: Encoding): Uint8Array {
+  bytes(encoding: Encoding): Uint8Array<ArrayBuffer> {
     let b = this.made.get(encoding);
     if (!b) {
-      b = encoding === 'identity' ? Buffer.from(this.text, 'utf8') : compress(this.text, encoding);
+      b = encoding === 'identity' ? new TextEncoder().encode(this.text) : compress(this.text, encoding);
       this.made.set(encoding, b);
     }
     return b;

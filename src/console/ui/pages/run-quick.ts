@@ -23,9 +23,9 @@ export function RunChecklist() {
       e.preventDefault();
       void act.run(() => v3('POST', '/v3/checklists', { templateKey: chosen, name }), `Checklist ${name} started`, (a) => navigate(`/app/checklists/${enc(a.body.key)}`));
     }}>
-      <span class="pair"><label for="quick-template">Template</label>
+      <span class="pair"><label for="quick-template">Start from</label>
       <select id="quick-template" value=${chosen} onChange=${inputValue(setTemplate)}>${items.map((t) => html`<option value=${t.key}>${t.name}</option>`)}</select></span>
-      <span class="pair"><label for="quick-name">Checklist name</label>
+      <span class="pair"><label for="quick-name">New checklist name</label>
       <input id="quick-name" value=${name} onInput=${inputValue(setName)} /></span>
       <button type="submit">Run checklist</button>
       ${chosen && html`<a href=${`/app/templates/${enc(chosen)}`}>With parameters or a due date: the template's page</a>`}
