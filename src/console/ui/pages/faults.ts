@@ -97,14 +97,14 @@ function AddFault({ reload }: { reload: () => void }) {
 
 function FaultRow({ r, reload }: { r: any; reload: () => void }) {
   const act = useAction();
-  return html`<tr data-fault=${r.id}>
-    <td><code>${r.id}</code></td>
-    <td class="path">${describe(r)}</td>
-    <td>${action(r)}</td>
-    <td>${r.probability !== undefined ? `${r.probability} (seed ${r.seed})` : 'always'}</td>
-    <td>${r.remaining !== undefined ? `${r.remaining} left` : 'until removed'}</td>
-    <td data-testid="fault-hits">${r.hits}</td>
-    <td data-focus-group><button type="button" class="small" onClick=${() => act.run(() => admin('DELETE', `/_emulator/faults/${enc(r.id)}`), `Fault rule ${r.id} deleted`, reload)}>Delete<span class="sr-only"> fault rule ${r.id}</span></button>
+  return html`<tr role="row" data-fault=${r.id}>
+    <td role="cell" class="stack-title"><code>${r.id}</code></td>
+    <td role="cell" data-label="Calls" class="path">${describe(r)}</td>
+    <td role="cell" data-label="Does">${action(r)}</td>
+    <td role="cell" data-label="Chance">${r.probability !== undefined ? `${r.probability} (seed ${r.seed})` : 'always'}</td>
+    <td role="cell" data-label="Lasts">${r.remaining !== undefined ? `${r.remaining} left` : 'until removed'}</td>
+    <td role="cell" data-label="Hits" data-testid="fault-hits">${r.hits}</td>
+    <td role="cell" data-focus-group><button type="button" class="small" onClick=${() => act.run(() => admin('DELETE', `/_emulator/faults/${enc(r.id)}`), `Fault rule ${r.id} deleted`, reload)}>Delete<span class="sr-only"> fault rule ${r.id}</span></button>
       ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="delete" />`}</td>
   </tr>`;
 }
@@ -122,9 +122,9 @@ export function FaultsPage({ path }: { path: string }) {
       <h2 id="faults-h">Rules</h2>
       ${!list.answer ? html`<p class="muted" aria-busy="true">Loading…</p>` : !list.answer.ok ? html`<${Refusal} status=${list.answer.status} error=${list.answer.error!} what="fault rules" />` : list.answer.body.items.length === 0
         ? html`<p class="muted" data-testid="no-faults">No fault rules: every call is answered as usual.</p>`
-        : html`<${Wide} label="Fault rules"><table data-testid="faults">
-            <thead><tr><th scope="col">Rule</th><th scope="col">Calls</th><th scope="col">Does</th><th scope="col">Chance</th><th scope="col">Lasts</th><th scope="col">Hits</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>${list.answer.body.items.map((r: any) => html`<${FaultRow} r=${r} key=${r.id} reload=${list.reload} />`)}</tbody>
+        : html`<${Wide} label="Fault rules"><table class="stack-table" role="table" data-testid="faults">
+            <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Rule</th><th scope="col" role="columnheader">Calls</th><th scope="col" role="columnheader">Does</th><th scope="col" role="columnheader">Chance</th><th scope="col" role="columnheader">Lasts</th><th scope="col" role="columnheader">Hits</th><th scope="col" role="columnheader"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody role="rowgroup">${list.answer.body.items.map((r: any) => html`<${FaultRow} r=${r} key=${r.id} reload=${list.reload} />`)}</tbody>
           </table><//>
           <button type="button" onClick=${() => confirm('Delete every fault rule?') && act.run(() => admin('DELETE', '/_emulator/faults'), 'Every fault rule deleted', list.reload)}>Delete every rule</button>
           ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="fault rules" />`}`}

@@ -32,16 +32,16 @@ function CreateInstance({ reload }: { reload: () => void }) {
   return html`<section aria-labelledby="new-instance-h" class="card">
     <h2 id="new-instance-h">Create an instance</h2>
     <form class="inline" onSubmit=${submit} novalidate>
-      <label for="instance-fixture">Fixture</label>
-      <input id="instance-fixture" list="instance-fixtures" placeholder="the server's own" value=${fixture} onInput=${inputValue(setFixture)} />
+      <span class="pair"><label for="instance-fixture">Fixture</label>
+      <input id="instance-fixture" list="instance-fixtures" placeholder="the server's own" value=${fixture} onInput=${inputValue(setFixture)} /></span>
       <datalist id="instance-fixtures"><option value="demo"></option><option value="none"></option></datalist>
-      <label for="instance-now">Clock (UTC)</label>
-      <input id="instance-now" type="datetime-local" step="1" value=${now} onInput=${inputValue(setNow)} />
+      <span class="pair"><label for="instance-now">Clock (UTC)</label>
+      <input id="instance-now" type="datetime-local" step="1" value=${now} onInput=${inputValue(setNow)} /></span>
       <label class="check"><input type="checkbox" checked=${frozen} onChange=${(e: Event) => setFrozen((e.target as HTMLInputElement).checked)} /> frozen</label>
-      <label for="instance-standard">Standard budget</label>
-      <input id="instance-standard" type="number" min="1" size="7" placeholder="server's" value=${standard} onInput=${inputValue(setStandard)} />
-      <label for="instance-cheap">Cheap budget</label>
-      <input id="instance-cheap" type="number" min="1" size="7" placeholder="server's" value=${cheap} onInput=${inputValue(setCheap)} />
+      <span class="pair"><label for="instance-standard">Standard budget</label>
+      <input id="instance-standard" type="number" min="1" size="7" placeholder="server's" value=${standard} onInput=${inputValue(setStandard)} /></span>
+      <span class="pair"><label for="instance-cheap">Cheap budget</label>
+      <input id="instance-cheap" type="number" min="1" size="7" placeholder="server's" value=${cheap} onInput=${inputValue(setCheap)} /></span>
       <button type="submit">Create instance</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new instance" />`}
@@ -50,15 +50,15 @@ function CreateInstance({ reload }: { reload: () => void }) {
 
 function InstanceRow({ i, reload }: { i: any; reload: () => void }) {
   const act = useAction();
-  return html`<tr data-instance=${i.id}>
-    <td><code>${i.id}</code></td>
-    <td>${i.fixture}</td>
-    <td>${(['US', 'EU'] as const).map((r) => html`<div>${r} <a href=${`${i.baseUrls[r]}/app`} target="_blank" rel="noopener">${i.baseUrls[r]}</a></div>`)}</td>
-    <td class="path">${(['US', 'EU'] as const).map((r) => html`<div>${i.mcpUrls[r]}</div>`)}</td>
-    <td><${Time} value=${i.createdAt} /></td>
-    <td><${Time} value=${i.lastRequestAt} /></td>
-    <td><${Time} value=${i.expiresAt} /></td>
-    <td data-focus-group><button type="button" class="small" onClick=${() => confirm(`Delete the instance ${i.id}? Its data is gone with it.`) && act.run(() => admin('DELETE', `/_emulator/instances/${enc(i.id)}`), `Instance ${i.id} deleted`, reload)}>Delete<span class="sr-only"> instance ${i.id}</span></button>
+  return html`<tr role="row" data-instance=${i.id}>
+    <td role="cell" class="stack-title"><code>${i.id}</code></td>
+    <td role="cell" data-label="Fixture">${i.fixture}</td>
+    <td role="cell" data-label="Console">${(['US', 'EU'] as const).map((r) => html`<div>${r} <a href=${`${i.baseUrls[r]}/app`} target="_blank" rel="noopener">${i.baseUrls[r]}</a></div>`)}</td>
+    <td role="cell" data-label="MCP" class="path">${(['US', 'EU'] as const).map((r) => html`<div>${i.mcpUrls[r]}</div>`)}</td>
+    <td role="cell" data-label="Created"><${Time} value=${i.createdAt} /></td>
+    <td role="cell" data-label="Last request"><${Time} value=${i.lastRequestAt} /></td>
+    <td role="cell" data-label="Stops at"><${Time} value=${i.expiresAt} /></td>
+    <td role="cell" data-focus-group><button type="button" class="small" onClick=${() => confirm(`Delete the instance ${i.id}? Its data is gone with it.`) && act.run(() => admin('DELETE', `/_emulator/instances/${enc(i.id)}`), `Instance ${i.id} deleted`, reload)}>Delete<span class="sr-only"> instance ${i.id}</span></button>
       ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="delete" />`}</td>
   </tr>`;
 }
@@ -76,9 +76,9 @@ export function InstancesPage({ path }: { path: string }) {
           <h2 id="instances-h">Instances</h2>
           ${!a ? html`<p class="muted" aria-busy="true">Loading…</p>` : !a.ok ? html`<${Refusal} status=${a.status} error=${a.error!} what="instances" />`
             : html`<p class="muted">${a.body.items.length} of at most ${a.body.maxInstances}; each stopped after ${Math.round(a.body.ttlSeconds / 60)} min without a request.</p>
-              ${a.body.items.length === 0 ? html`<p class="muted">None yet.</p>` : html`<${Wide} label="Instances"><table data-testid="instances">
-                <thead><tr><th scope="col">Id</th><th scope="col">Fixture</th><th scope="col">Addresses (console)</th><th scope="col">MCP</th><th scope="col">Created</th><th scope="col">Last request</th><th scope="col">Stops at</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-                <tbody>${a.body.items.map((i: any) => html`<${InstanceRow} i=${i} reload=${list.reload} key=${i.id} />`)}</tbody>
+              ${a.body.items.length === 0 ? html`<p class="muted">None yet.</p>` : html`<${Wide} label="Instances"><table class="stack-table" role="table" data-testid="instances">
+                <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Id</th><th scope="col" role="columnheader">Fixture</th><th scope="col" role="columnheader">Addresses (console)</th><th scope="col" role="columnheader">MCP</th><th scope="col" role="columnheader">Created</th><th scope="col" role="columnheader">Last request</th><th scope="col" role="columnheader">Stops at</th><th scope="col" role="columnheader"><span class="sr-only">Actions</span></th></tr></thead>
+                <tbody role="rowgroup">${a.body.items.map((i: any) => html`<${InstanceRow} i=${i} reload=${list.reload} key=${i.id} />`)}</tbody>
               </table><//>`}`}
         </section>`}`;
 }

@@ -59,17 +59,17 @@ function CreateKey({ workspaces, reload }: { workspaces: any[]; reload: () => vo
       <button type="button" class="small" onClick=${() => setMade(undefined)}>I have copied it</button>
     </div>`}
     <form class="inline" onSubmit=${submit} novalidate>
-      <label for="key-workspace">Workspace</label>
-      <select id="key-workspace" value=${workspace || workspaces[0]?.key} onChange=${inputValue(setWorkspace)}>${workspaces.map((w) => html`<option value=${w.key}>${w.name} (${w.region})</option>`)}</select>
-      <label for="key-name">Key name</label>
-      <input id="key-name" value=${name} onInput=${inputValue(setName)} maxlength="200" />
-      <label for="key-acts">Acts as</label>
-      <select id="key-acts" value=${type} onChange=${inputValue(setType)}><option value="member">a member</option><option value="workspace">the workspace</option></select>
+      <span class="pair"><label for="key-workspace">Workspace</label>
+      <select id="key-workspace" value=${workspace || workspaces[0]?.key} onChange=${inputValue(setWorkspace)}>${workspaces.map((w) => html`<option value=${w.key}>${w.name} (${w.region})</option>`)}</select></span>
+      <span class="pair"><label for="key-name">Key name</label>
+      <input id="key-name" value=${name} onInput=${inputValue(setName)} maxlength="200" /></span>
+      <span class="pair"><label for="key-acts">Acts as</label>
+      <select id="key-acts" value=${type} onChange=${inputValue(setType)}><option value="member">a member</option><option value="workspace">the workspace</option></select></span>
       ${type === 'member' && html`<label for="key-member">Member id</label><input id="key-member" inputmode="numeric" list="key-members" size="6" value=${member} onInput=${inputValue(setMember)} /><${MemberOptions} id="key-members" />`}
-      <label for="key-expires">Expires (end of day, UTC)</label>
-      <input id="key-expires" type="date" value=${expires} onInput=${inputValue(setExpires)} />
-      <label for="key-own">Key value (empty: generated)</label>
-      <input id="key-own" autocomplete="off" value=${own} onInput=${inputValue(setOwn)} />
+      <span class="pair"><label for="key-expires">Expires (end of day, UTC)</label>
+      <input id="key-expires" type="date" value=${expires} onInput=${inputValue(setExpires)} /></span>
+      <span class="pair"><label for="key-own">Key value (empty: generated)</label>
+      <input id="key-own" autocomplete="off" value=${own} onInput=${inputValue(setOwn)} /></span>
       <button type="submit">Create key</button>
     </form>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="new key" />`}
@@ -110,15 +110,15 @@ function KeyRow({ k, names, reload }: { k: any; names: Map<string, string>; relo
   const act = useAction();
   const [editing, setEditing] = useState(false);
   const closed = k.state === 'revoked';
-  return html`<tr data-key-id=${k.id} class=${k.state === 'active' ? '' : `key-${k.state}`}>
-    <td>${k.id}</td>
-    <td>${k.name}</td>
-    <td>${names.get(k.workspace) ?? k.workspace} <span class="muted">${k.region}</span></td>
-    <td>${actsAsText(k.actsAs)}</td>
-    <td><${Badge} kind=${STATE_KIND[k.state] ?? 'muted'} testid="key-state">${k.state}<//>${k.revokedDateTime ? html` <span class="muted">on <${Time} value=${k.revokedDateTime} /></span>` : ''}</td>
-    <td>${k.expiresOn ?? html`<span class="muted">never</span>`}</td>
-    <td><${Time} value=${k.createdDateTime} /></td>
-    <td data-focus-group>
+  return html`<tr role="row" data-key-id=${k.id} class=${k.state === 'active' ? '' : `key-${k.state}`}>
+    <td role="cell" data-label="Id">${k.id}</td>
+    <td role="cell" class="stack-title">${k.name}</td>
+    <td role="cell" data-label="Workspace">${names.get(k.workspace) ?? k.workspace} <span class="muted">${k.region}</span></td>
+    <td role="cell" data-label="Acts as">${actsAsText(k.actsAs)}</td>
+    <td role="cell" data-label="State"><${Badge} kind=${STATE_KIND[k.state] ?? 'muted'} testid="key-state">${k.state}<//>${k.revokedDateTime ? html` <span class="muted">on <${Time} value=${k.revokedDateTime} /></span>` : ''}</td>
+    <td role="cell" data-label="Expires">${k.expiresOn ?? html`<span class="muted">never</span>`}</td>
+    <td role="cell" data-label="Created"><${Time} value=${k.createdDateTime} /></td>
+    <td role="cell" data-focus-group>
       ${editing
         ? html`<${EditKey} k=${k} done=${() => (setEditing(false), reload())} />`
         : !closed &&
@@ -142,9 +142,9 @@ export function KeysPage({ path }: { path: string }) {
     <section aria-labelledby="keys-h">
       <h2 id="keys-h">Keys</h2>
       ${!keys.answer ? html`<p class="muted" aria-busy="true">Loading…</p>` : !keys.answer.ok ? html`<${Refusal} status=${keys.answer.status} error=${keys.answer.error!} what="keys" />`
-        : html`<${Wide} label="API keys"><table data-testid="keys">
-            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Workspace</th><th scope="col">Acts as</th><th scope="col">State</th><th scope="col">Expires</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>${keys.answer.body.items.map((k: any) => html`<${KeyRow} k=${k} names=${names} reload=${keys.reload} key=${k.id} />`)}</tbody>
+        : html`<${Wide} label="API keys"><table class="stack-table" role="table" data-testid="keys">
+            <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Id</th><th scope="col" role="columnheader">Name</th><th scope="col" role="columnheader">Workspace</th><th scope="col" role="columnheader">Acts as</th><th scope="col" role="columnheader">State</th><th scope="col" role="columnheader">Expires</th><th scope="col" role="columnheader">Created</th><th scope="col" role="columnheader"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody role="rowgroup">${keys.answer.body.items.map((k: any) => html`<${KeyRow} k=${k} names=${names} reload=${keys.reload} key=${k.id} />`)}</tbody>
           </table><//>`}
     </section>`;
 }

@@ -69,7 +69,7 @@ export function MyWorkPage() {
     </form>
     <${Loaded} answer=${answer} what="GET /v3/my-work">
       ${(b: any) => html`<p class="muted">${b.total} task${b.total === 1 ? '' : 's'}</p>
-        <${Wide} label="My work"><table class="stack-table" role="table" data-testid="my-work">
+        <${Wide} label="My work"><table class="stack-table stack-select" role="table" data-testid="my-work">
           <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><span class="sr-only">Select</span></th><th scope="col" role="columnheader">Task</th><th scope="col" role="columnheader">Status</th><th scope="col" role="columnheader">Checklist</th><th scope="col" role="columnheader">Due</th><th scope="col" role="columnheader">Assignees</th><th scope="col" role="columnheader">Comments</th></tr></thead>
           <tbody role="rowgroup">${b.items.map(
             (w: any) => html`<tr role="row">
