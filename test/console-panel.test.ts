@@ -221,6 +221,7 @@ test('issue 40 overview: budgets spent per workspace, deliveries, instances and 
   await page.getByTestId('overview-database').filter({ hasText: /\d+(\.\d)? (KB|MB) \(memory/ }).waitFor();
   await page.getByTestId('overview-instances').filter({ hasText: /0 running of at most \d+/ }).waitFor();
   await page.getByTestId('overview-deliveries').filter({ hasText: /\d+ pending/ }).waitFor();
+  await page.getByTestId('overview-clock').filter({ hasText: /^\d{4}-\d\d-\d\d \d\d:\d\d UTC \((running|frozen)\)/ }).waitFor();
   const o = (await control('GET', '/_emulator/overview')).body;
   const used = o.workspaces.find((w: any) => w.key === DEMO.acme).budgets.standard.used;
   await acme.getByText(`${used} of ${o.workspaces[0].budgets.standard.limit}`).first().waitFor();

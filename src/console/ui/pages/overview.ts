@@ -5,8 +5,8 @@
 import { html } from '../html';
 import { admin } from '../api';
 import { useApi } from '../hooks';
-import type { PanelState } from '../live';
-import { Refusal, Wide, Badge } from '../parts';
+import { emulatorNow, type PanelState } from '../live';
+import { Refusal, Wide, Badge, when } from '../parts';
 import { panelStamp } from './panel-nav';
 
 const bytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
@@ -24,6 +24,7 @@ export function Overview({ live }: { live?: PanelState }) {
     <h2 id="overview-h">Overview</h2>
     ${!a ? html`<p class="muted" aria-busy="true">Loading…</p>` : !a.ok ? html`<${Refusal} status=${a.status} error=${a.error!} what="overview" />` : html`
       <dl class="kv">
+        <dt>Clock</dt><dd data-testid="overview-clock">${when(live ? new Date(emulatorNow(live)).toISOString() : a.body.now)} ${(live?.clock.frozen ?? a.body.frozen) ? '(frozen)' : '(running)'} <a href="#clock-h">set or move it</a></dd>
         <dt>Webhook deliveries</dt><dd data-testid="overview-deliveries">${a.body.deliveries.pending} pending${a.body.deliveries.retrying ? ` (${a.body.deliveries.retrying} retrying after a failed attempt)` : ''}, ${a.body.deliveries.failed} failed, ${a.body.deliveries.delivered} delivered</dd>
         <dt>Instances</dt><dd data-testid="overview-instances">${!inst.answer ? '…' : inst.answer.status === 404 ? 'none (this emulator is an instance)' : inst.answer.ok ? html`<a href="/app/emulator/instances">${inst.answer.body.items.length} running</a> of at most ${inst.answer.body.maxInstances}` : inst.answer.error?.code}</dd>
         <dt>Database</dt><dd data-testid="overview-database">${bytes(a.body.database.bytes)} (${a.body.database.storage}${a.body.database.freeBytes ? `, ${bytes(a.body.database.freeBytes)} free` : ''})</dd>
