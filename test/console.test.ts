@@ -37,6 +37,15 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 900 },
   });
+  // Each address acts as its region's Administrator, as if chosen on the first visit (issue 40 asks).
+  await browser.addInitScript((chosen: Record<string, string>) => {
+    const k = chosen[location.origin];
+    try {
+      if (k && !localStorage.getItem('wfe.console.key')) localStorage.setItem('wfe.console.key', k);
+    } catch {
+      /* about:blank has no storage */
+    }
+  }, { [new URL(s.us).origin]: KEYS.admin, [new URL(s.eu).origin]: KEYS.globexAdmin });
 });
 
 after(async () => {
@@ -337,17 +346,18 @@ test('issue 17: --admin-token signs the panel in with the token; --no-admin leav
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 2, name: 'Clock' }).waitFor();
     await page.getByTestId('clock-now').waitFor();
-    // Signed in, the picker lists the fixture's keys and the app pages act with one.
+    // Signed in, the picker lists the fixture's keys and the app pages act with the one chosen (issue 40: asked, not picked).
     await page.getByRole('link', { name: 'Checklists' }).click();
+    await page.getByRole('button', { name: new RegExp(`^Act as .*${KEYS.admin}$`) }).click();
     await page.getByRole('link', { name: 'Onboarding: Jane Doe' }).waitFor();
 
     await page.goto(`${off.us}/app/checklists`);
-    await page.getByRole('heading', { level: 1, name: 'Choose a key' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Who do you want to act as?' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Emulator' }).count(), 0, 'no panel link');
     assert.equal(await page.getByLabel('Act as').count(), 0, 'no key list without the control routes');
     assert.equal((await fetch(`${off.us}/_emulator/console/keys`)).status, 404);
-    await page.getByLabel('API key').fill(KEYS.member);
-    await page.getByRole('button', { name: 'Use' }).click();
+    await page.getByRole('main').getByLabel('API key').fill(KEYS.member);
+    await page.getByRole('button', { name: 'Act with this key' }).click();
     await page.getByRole('link', { name: 'Onboarding: Jane Doe' }).waitFor();
     await page.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('link', { name: 'Operations' }).click();

@@ -4,16 +4,20 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { packageRoot, readAsset } from '../assets';
+import { Precompressed } from './compress';
 
 export interface ClientBundle {
   js: string;
   css: string;
   /** Content hash, in the asset URLs so a browser may cache them for good. */
   version: string;
+  /** The two files as sent: plain, brotli or gzip, each compressed once (compress.ts). */
+  files: { js: Precompressed; css: Precompressed };
 }
 
-const withVersion = (b: Omit<ClientBundle, 'version'>): ClientBundle => ({
+const withVersion = (b: Omit<ClientBundle, 'version' | 'files'>): ClientBundle => ({
   ...b,
+  files: { js: new Precompressed(b.js), css: new Precompressed(b.css) },
   version: createHash('sha256').update(b.js).update('\0').update(b.css).digest('hex').slice(0, 12),
 });
 
@@ -47,11 +51,19 @@ async function fromSource(): Promise<ClientBundle> {
   return withVersion({ js: out.outputFiles![0].text, css: readFileSync(join(packageRoot, 'src/console/ui/style.css'), 'utf8') });
 }
 
+/** Compresses the files in the background once the first page is sent, so the script's first request waits for no compression. */
+function warm(b: ClientBundle): ClientBundle {
+  setImmediate(() => {
+    for (const f of [b.files.js, b.files.css]) for (const e of ['br', 'gzip'] as const) f.bytes(e);
+  }).unref();
+  return b;
+}
+
 /** A loader that bundles at most once per emulator. */
 export function clientBundle(): () => Promise<ClientBundle> {
   let pending: Promise<ClientBundle> | undefined;
   return () => {
-    pending ??= Promise.resolve(embedded() ?? fromSource()).catch((e) => {
+    pending ??= Promise.resolve(embedded() ?? fromSource()).then(warm).catch((e) => {
       pending = undefined;
       throw e;
     });

@@ -9,6 +9,7 @@ import { ApiError } from '../errors';
 import { adminGate } from '../control/gate';
 import { errorResponse, json } from '../transports/web/respond';
 import { clientBundle } from './bundle';
+import { chooseEncoding } from './compress';
 import { liveStream, pageState, panelState } from './live';
 import { defaultKey } from './keys';
 import { API_PREFIX, consoleApiFetch, consoleApiRoutes, feedTicket, requireSession } from './api';
@@ -126,12 +127,22 @@ export function consoleRoutes(emu0: Emulator): RouteSpec[] {
       head: true,
       path: `${API_PREFIX}/app.:hash.:ext`,
       regex: /^\/app\/_\/app\.(?<hash>[0-9a-f]{12})\.(?<ext>js|css)$/,
-      handler: async (_req, { info, params }) => {
+      handler: async (req, { info, params }) => {
         const b = await bundle();
         // A stale hash (the page of an older build) still gets today's file, never cached.
-        const cache = params.hash === b.version ? 'public, max-age=31536000, immutable' : 'no-store';
-        const [body, type] = params.ext === 'js' ? [b.js, 'text/javascript; charset=utf-8'] : [b.css, 'text/css; charset=utf-8'];
-        return new Response(body, { status: 200, headers: { ...headersOf(info), 'Content-Type': type, 'Cache-Control': cache } });
+        const current = params.hash === b.version;
+        const cache = current ? 'public, max-age=31536000, immutable' : 'no-store';
+        const [file, type] = params.ext === 'js' ? [b.files.js, 'text/javascript; charset=utf-8'] : [b.files.css, 'text/css; charset=utf-8'];
+        // Compressed as the browser accepts (compress.ts), each encoding made once per hash.
+        const encoding = chooseEncoding(req.headers.get('accept-encoding'));
+        const etag = `"${b.version}-${params.ext}-${encoding}"`;
+        const headers: Record<string, string> = { ...headersOf(info), 'Content-Type': type, 'Cache-Control': cache, Vary: 'Accept-Encoding' };
+        if (current) headers.ETag = etag;
+        if (current && req.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+        const body = file.bytes(encoding);
+        if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+        headers['Content-Length'] = String(body.byteLength);
+        return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers });
       },
     }),
     page({

@@ -19,6 +19,7 @@ import { controlRouteSpec, declaredControlRoutes, defineControlRoute, type Contr
 import { controlOpenApi } from './openapi';
 import { lazy } from '../lazy';
 import { schedulerOf } from '../schedules/install';
+import { overviewRoute } from './overview';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const MIN_MS = Date.UTC(1970, 0, 1);
@@ -281,5 +282,5 @@ export function installControl(_emu: Emulator, ext: AppExtensions): void {
       return new Response(doc, { status: 200, headers: { 'Content-Type': JSON_TYPE } });
     },
   });
-  for (const r of [...controlRoutes, openapi]) ext.routes.push(controlRouteSpec(r as ControlRoute));
+  for (const r of [...controlRoutes, overviewRoute, openapi]) ext.routes.push(controlRouteSpec(r as ControlRoute));
 }

@@ -17,7 +17,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(): Promise<Browser> {
+/**
+ * `keys`: the key each origin's console acts as from the first page (origin -> key), stored as
+ * a user's choice would be. A fresh browser is otherwise asked who to act as (issue 40).
+ */
+export async function launch(keys: Record<string, string> = {}): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
   const profile = mkdtempSync(join(tmpdir(), 'wfe-console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -26,6 +30,16 @@ export async function launch(): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 900 },
   });
+  if (Object.keys(keys).length) {
+    await context.addInitScript((chosen: Record<string, string>) => {
+      const k = chosen[location.origin];
+      try {
+        if (k && !localStorage.getItem('wfe.console.key')) localStorage.setItem('wfe.console.key', k);
+      } catch {
+        /* about:blank has no storage */
+      }
+    }, keys);
+  }
   return {
     context,
     async tab() {
@@ -118,10 +132,12 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
  * first: from source the client is bundled on that first request, which must not fall inside a
  * measurement or a test's timeout.
  */
-export async function startConsole(opts?: Parameters<typeof startTestServer>[0]): Promise<{ s: TestServer; browser: Browser }> {
+export async function startConsole(opts?: Parameters<typeof startTestServer>[0], chooseKeys = true): Promise<{ s: TestServer; browser: Browser }> {
   const s = await startTestServer(opts);
   assert.equal((await fetch(`${s.us}/app`)).status, 200);
-  return { s, browser: await launch() };
+  // Each address acts as its region's Administrator, chosen once as a user would (issue 40).
+  const keys = chooseKeys ? { [new URL(s.us).origin]: 'acme-admin-key', [new URL(s.eu).origin]: 'globex-admin-key' } : {};
+  return { s, browser: await launch(keys) };
 }
 
 /** Closes what a console test file started, browser first; what never started is skipped. */

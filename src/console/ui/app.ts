@@ -20,6 +20,10 @@ import { PanelPage, SignIn } from './pages/panel';
 import { ScheduleList, SchedulePage } from './pages/schedules';
 import { WebhooksPage } from './pages/webhooks';
 import { DataSetList, DataSetPage } from './pages/datasets';
+import { FaultsPage } from './pages/faults';
+import { ChooseKey } from './pages/choose';
+import { KeysPage } from './pages/keys';
+import { InstancesPage } from './pages/instances';
 
 interface PickerKey {
   key: string;
@@ -43,11 +47,7 @@ function KeyPicker() {
       const items = a.body.items as PickerKey[];
       setKeys(items);
       rememberKeyZones(items);
-      // First visit: act as the first working key of this address's region.
-      if (!s.key) {
-        const first = items.find((k) => k.region === config.region && !k.state && k.actsAs !== 'the workspace');
-        if (first) s.setKey(first.key);
-      }
+      // A first visit chooses who to act as (pages/choose.ts): nothing is picked for it.
     });
   }, [s.token]);
   const known = keys?.some((k) => k.key === s.key);
@@ -87,6 +87,15 @@ const NAV: [string, string][] = [
   ['/app/groups', 'Groups'],
 ];
 
+/** The emulator panel's pages (issue 40): the overview, fault rules, API keys, instances. */
+function panelRoute(path: string) {
+  if (path === '/app/emulator') return html`<${PanelPage} />`;
+  if (path === '/app/emulator/faults') return html`<${FaultsPage} path=${path} />`;
+  if (path === '/app/emulator/keys') return html`<${KeysPage} path=${path} />`;
+  if (path === '/app/emulator/instances') return html`<${InstancesPage} path=${path} />`;
+  return html`<h1>Not found</h1><p>No panel page at <code>${path}</code>.</p>`;
+}
+
 function route(path: string, query: URLSearchParams) {
   let m: RegExpExecArray | null;
   if (path === '/app' || path === '/app/checklists') return html`<${ChecklistList} query=${query} />`;
@@ -106,7 +115,7 @@ function route(path: string, query: URLSearchParams) {
   if (path === '/app/members') return html`<${MembersPage} />`;
   if (path === '/app/groups') return html`<${GroupsPage} />`;
   if ((m = /^\/app\/groups\/([^/]+)$/.exec(path))) return html`<${GroupPage} groupId=${decodeURIComponent(m[1])} />`;
-  if (path === '/app/emulator') return adminUsable() ? html`<${PanelPage} />` : html`<h1>Not found</h1><p>The emulator panel is off (--no-admin).</p>`;
+  if (path === '/app/emulator' || path.startsWith('/app/emulator/')) return adminUsable() ? panelRoute(path) : html`<h1>Not found</h1><p>The emulator panel is off (--no-admin).</p>`;
   return html`<h1>Not found</h1><p>No console page at <code>${path}</code>.</p>`;
 }
 
@@ -139,12 +148,12 @@ export function App() {
     <nav class="nav" aria-label="Main">
       <ul>
         ${NAV.map(([href, label]) => html`<li><a href=${href} aria-current=${path.startsWith(href) ? 'page' : undefined}>${label}</a></li>`)}
-        ${adminUsable() && html`<li><a href="/app/emulator" aria-current=${path === '/app/emulator' ? 'page' : undefined}>Emulator</a></li>`}
+        ${adminUsable() && html`<li><a href="/app/emulator" aria-current=${path.startsWith('/app/emulator') ? 'page' : undefined}>Emulator</a></li>`}
       </ul>
       ${live && html`<p class="clock muted">Emulator time <time datetime=${new Date(emulatorNow(live)).toISOString()} data-testid="emulator-now">${when(new Date(emulatorNow(live)).toISOString())}</time>${live.clock.frozen ? ' (frozen)' : ''}</p>`}
     </nav>
     <main id="main" tabindex="-1" ref=${main}>
-      ${needsToken && path === '/app/emulator' ? html`<${SignIn} />` : !s.key && path !== '/app/emulator' ? html`<h1>Choose a key</h1><p>The console acts through the v3 API with an API key: pick one above or type one.</p>` : route(path, query)}
+      ${needsToken && path.startsWith('/app/emulator') ? html`<${SignIn} />` : !s.key && !path.startsWith('/app/emulator') ? html`<${ChooseKey} path=${path} />` : route(path, query)}
     </main>
     <div class="sr-only" role="status" aria-live="polite">${message}</div>`;
 }

@@ -1,6 +1,5 @@
 // Who the console acts as (an API key) and the admin token, kept in the browser. A change
 // notifies every subscriber so pages re-read with the new identity.
-import { config } from './config';
 
 const KEY = 'wfe.console.key';
 const TOKEN = 'wfe.console.adminToken';
@@ -22,7 +21,8 @@ const write = (store: Storage, k: string, v: string) => {
   }
 };
 
-let key = read(localStorage, KEY) || config.defaultKey || '';
+// No key stored: the page asks who to act as (pages/choose.ts) rather than take config.defaultKey.
+let key = read(localStorage, KEY);
 let token = read(sessionStorage, TOKEN);
 
 export const session = {

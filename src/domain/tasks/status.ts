@@ -14,6 +14,7 @@ import { syncStopVisibility } from './stop-visibility';
 import { clearTaskNotApplicable, setTaskComplete, setTaskNotApplicable, setTaskUncompleted, taskStatesOfChecklist } from '../../rows/tasks';
 import { countFieldFiles } from '../../rows/files';
 import { checklistRunById, reopenChecklist, setChecklistComplete } from '../../rows/checklists';
+import { HALTED_COMPLETE_MESSAGE } from '../refusal-texts';
 
 /** The activity entry of a status step (built whole: a literal spreading `where` and adding to it cost microseconds on Node 20). */
 const entry = (t: TaskTarget, action: string, text: string): ActivityEntry => ({ checklistId: t.task.checklist_id ?? t.task.attached_checklist_id, taskId: t.task.id, action, text });
@@ -78,7 +79,7 @@ export function completeTask(ctx: Ctx, t: TaskTarget, opts: StepOptions = {}) {
   const state = stateOf(ctx, t);
   const k = t.task.key.toLowerCase();
   if (state.haltedTasks.has(k)) {
-    throw conflict('The task cannot be completed yet: it is halted behind a stop task that is not complete. Complete the stop task first.');
+    throw conflict(HALTED_COMPLETE_MESSAGE);
   }
   if (state.hiddenTasks.has(k)) {
     throw conflict('The task cannot be completed: a condition currently hides it. Change the answers that the condition depends on so that the task is shown.');

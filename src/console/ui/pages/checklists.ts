@@ -11,6 +11,7 @@ import { navigate } from '../router';
 import { useLive, emulatorNow } from '../live';
 import { TaskPanel } from './task';
 import { ChecklistActions } from './manage';
+import { RunChecklist } from './run-quick';
 
 const STATUSES = ['', 'InProgress', 'Complete', 'Scheduled'];
 
@@ -35,6 +36,7 @@ export function ChecklistList({ query }: { query: URLSearchParams }) {
   if (applied.template) qs.set('templateKey', applied.template);
   const { answer } = useApi(() => v3('GET', `/v3/checklists?${qs}`), [qs.toString()]);
   return html`<h1>Checklists</h1>
+    <${RunChecklist} />
     <form
       class="filters"
       aria-label="Filter checklists"

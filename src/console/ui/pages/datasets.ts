@@ -10,6 +10,7 @@ import { useAction } from '../action';
 import { session } from '../session';
 import { Loaded, Refusal, Badge, Wide } from '../parts';
 import { saveDownload, sendPickedFile } from '../files';
+import { ViewsEditing } from './dataset-views';
 
 export function DataSetList() {
   const { answer } = useApi(() => v3('GET', '/v3/data-sets?pageSize=100'), []);
@@ -98,6 +99,12 @@ export function DataSetPage({ setKey, query }: { setKey: string; query: URLSearc
           <label>Import CSV (replaces the records) <input type="file" accept=".csv,text/csv" onChange=${importFile} /></label>
         </form>
         ${view && (view.filters.length > 0 || view.sorts.length > 0) && html`<p class="muted">View ${view.name}: ${view.filters.length} filter${view.filters.length === 1 ? '' : 's'}, ${view.sorts.length} sort${view.sorts.length === 1 ? '' : 's'}${hidden.size ? `, ${hidden.size} hidden field${hidden.size === 1 ? '' : 's'}` : ''}.</p>`}
+        <${ViewsEditing} path=${path} d=${d} view=${view} chosen=${(k: string) => {
+          setViewKey(k);
+          setCursors([]);
+          history.replaceState(null, '', k ? `${location.pathname}?view=${enc(k)}` : location.pathname);
+          set.reload();
+        }} />
         ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="Data Set" />`}
         <${Loaded} answer=${records.answer} what="records">${(b: any) => {
           const needle = filter.trim().toLowerCase();

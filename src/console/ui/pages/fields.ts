@@ -69,25 +69,42 @@ function FileField({ base, f }: { base: string; f: any }) {
   </div>`;
 }
 
-function TableField({ base, f }: { base: string; f: any }) {
+/**
+ * A Table field: each cell an input, edited in place and saved a row at a time (PATCH .../rows
+ * with the changed cells), rows added and removed. While the task cannot take answers
+ * (`readOnly`, the API's words) the cells are read-only and nothing offers to add or remove.
+ */
+function TableField({ base, f, readOnly }: { base: string; f: any; readOnly?: string }) {
   const act = useAction();
   const cols: any[] = f.columns ?? [];
   const rows: any[][] = Array.isArray(f.value) ? f.value : [];
   const [draft, setDraft] = useState<string[]>([]);
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const cellText = (v: any) => (v === null || v === undefined ? '' : String(v));
+  const changedIn = (i: number) => cols.flatMap((_c, j) => (edits[`${i}:${j}`] !== undefined && edits[`${i}:${j}`] !== cellText(rows[i][j]) ? [{ rowIndex: i + 1, columnIndex: j + 1, value: edits[`${i}:${j}`] === '' ? null : edits[`${i}:${j}`] }] : []));
+  const saveRow = (i: number) => {
+    const cells = changedIn(i);
+    if (cells.length === 0) return;
+    void act.run(() => v3('PATCH', `${base}/fields/${enc(f.key)}/rows`, { cells }), `Saved row ${i + 1}`, () => setEdits(Object.fromEntries(Object.entries(edits).filter(([k]) => !k.startsWith(`${i}:`)))));
+  };
+  const describedBy = readOnly ? 'fields-read-only' : undefined;
   return html`<div class="table-field">
     <${Wide} label=${`${f.name} rows`}>
       <table>
         <caption class="sr-only">${f.name}</caption>
-        <thead><tr><th scope="col">#</th>${cols.map((c) => html`<th scope="col">${c.name}</th>`)}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+        <thead><tr><th scope="col">#</th>${cols.map((c) => html`<th scope="col">${c.name}</th>`)}${!readOnly && html`<th scope="col"><span class="sr-only">Actions</span></th>`}</tr></thead>
         <tbody>
           ${rows.map(
-            (r, i) => html`<tr><td>${i + 1}</td>${cols.map((_c, j) => html`<td>${r[j] ?? ''}</td>`)}
-              <td><button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/fields/${enc(f.key)}/rows?rowIndexes=${i + 1}`), `Removed row ${i + 1}`)}>Remove<span class="sr-only"> row ${i + 1}</span></button></td></tr>`,
+            (r, i) => html`<tr data-row=${i + 1}><td>${i + 1}</td>${cols.map((c, j) => html`<td><input class="cell" aria-label=${`Row ${i + 1} ${c.name}`} readonly=${!!readOnly} aria-describedby=${describedBy} value=${edits[`${i}:${j}`] ?? cellText(r[j])}
+                onInput=${(e: Event) => setEdits({ ...edits, [`${i}:${j}`]: (e.target as HTMLInputElement).value })}
+                onKeyDown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), saveRow(i))} /></td>`)}
+              ${!readOnly && html`<td class="row-actions" data-focus-group>${changedIn(i).length > 0 && html`<button type="button" class="small" onClick=${() => saveRow(i)}>Save<span class="sr-only"> row ${i + 1}</span></button> `}<button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `${base}/fields/${enc(f.key)}/rows?rowIndexes=${i + 1}`), `Removed row ${i + 1}`)}>Remove<span class="sr-only"> row ${i + 1}</span></button></td>`}</tr>`,
           )}
         </tbody>
       </table>
     <//>
-    <fieldset class="inline">
+    ${!readOnly &&
+    html`<fieldset class="inline">
       <legend>Add a row to ${f.name}</legend>
       ${cols.map(
         (c, j) => html`<label>${c.name} <input value=${draft[j] ?? ''} onInput=${(e: Event) => {
@@ -97,7 +114,7 @@ function TableField({ base, f }: { base: string; f: any }) {
         }} /></label>`,
       )}
       <button type="button" onClick=${() => act.run(() => v3('POST', `${base}/fields/${enc(f.key)}/rows`, { rows: [cols.map((_c, j) => draft[j] || null)] }), 'Row added', () => setDraft([]))}>Add row</button>
-    </fieldset>
+    </fieldset>`}
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} />`}
   </div>`;
 }
@@ -225,7 +242,7 @@ export function Fields({ base, fields, defs, readOnly }: { base: string; fields:
       const def = defOf(f);
       const label = html`<label for=${id}>${f.name}${f.isRequired ? html` <span class="req">(required)</span>` : ''} <span class="muted type">${f.type}</span></label>`;
       if (f.type === 'FileUpload') return html`<div class="field"><span class="label">${f.name}${f.isRequired ? ' (required)' : ''} <span class="muted type">${f.type}</span></span><${FileField} base=${base} f=${f} /></div>`;
-      if (f.type === 'Table') return html`<div class="field"><span class="label">${f.name} <span class="muted type">${f.type}</span></span><${TableField} base=${base} f=${f} /></div>`;
+      if (f.type === 'Table') return html`<div class="field"><span class="label">${f.name} <span class="muted type">${f.type}</span></span><${TableField} base=${base} f=${f} readOnly=${readOnly} /></div>`;
       const h = hint(f, def);
       const refused = here === f.key;
       const describedBy = [h ? `${id}-hint` : '', readOnly ? 'fields-read-only' : '', refused ? `${id}-refusal` : ''].filter(Boolean).join(' ') || undefined;

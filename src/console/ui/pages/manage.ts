@@ -63,7 +63,10 @@ export function Upgrades({ templateKey, version }: { templateKey: string; versio
   return html`<section aria-labelledby="up-h" class="card">
     <h2 id="up-h">Upgrade checklists to version ${version}</h2>
     ${candidates.answer && !candidates.answer.ok && html`<${Refusal} status=${candidates.answer.status} error=${candidates.answer.error!} what="upgrade candidates" />`}
-    ${candidates.answer?.ok && html`<p data-testid="upgrade-candidates">${candidates.answer.body.total} checklist${candidates.answer.body.total === 1 ? '' : 's'} on another version${items.length ? ':' : '.'}</p>
+    ${candidates.answer?.ok && queued && queued.length > 0 && done < queued.length
+      ? // Under way, the candidates are the ones moving: "0 on another version" beside "Upgrading: 0 of 3" said two things (issue 40).
+        html`<p data-testid="upgrade-candidates">${queued.length} checklist${queued.length === 1 ? '' : 's'} queued for version ${version}.</p>`
+      : candidates.answer?.ok && html`<p data-testid="upgrade-candidates">${candidates.answer.body.total} checklist${candidates.answer.body.total === 1 ? '' : 's'} on another version${items.length ? ':' : '.'}</p>
       ${items.length > 0 && html`<ul>${items.map((c) => html`<li><a href=${appPath(c.url)}>${c.name}</a> <span class="muted">version ${c.version}</span></li>`)}</ul>`}`}
     <button type="button" disabled=${act.busy || items.length === 0} onClick=${() => act.run(() => v3('POST', `/v3/templates/${enc(templateKey)}/upgrades`, { all: true, version }), 'Upgrade started', (a) => setQueued(a.body.checklistKeys))}>Upgrade all to version ${version}</button>
     ${queued && html`<p role="status" data-testid="upgrade-progress">${queued.length === 0 ? 'Nothing was queued.' : done === queued.length ? html`<${Badge} kind="Complete">Upgrade finished<//> ${done} of ${queued.length} on version ${version}` : `Upgrading: ${done} of ${queued.length} on version ${version}`}

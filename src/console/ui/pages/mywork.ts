@@ -127,23 +127,23 @@ export function MyWorkPage() {
     <${SaveView} statuses=${statuses} sort=${sort} />
     <${Loaded} answer=${answer} what="GET /v3/my-work">
       ${(b: any) => html`<p class="muted">${b.total} task${b.total === 1 ? '' : 's'}</p>
-        <${Wide} label="My work"><table>
-          <thead><tr><th scope="col"><span class="sr-only">Select</span></th><th scope="col">Task</th><th scope="col">Status</th><th scope="col">Checklist</th><th scope="col">Due</th><th scope="col">Assignees</th><th scope="col">Comments</th></tr></thead>
-          <tbody>${b.items.map(
-            (w: any) => html`<tr>
-              <td><input type="checkbox" aria-label=${`Select ${w.name}`} checked=${!!picked[w.key + (w.checklist?.key ?? '')]} onChange=${(e: Event) => {
+        <${Wide} label="My work"><table class="stack-table stack-select" role="table" data-testid="my-work">
+          <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader"><span class="sr-only">Select</span></th><th scope="col" role="columnheader">Task</th><th scope="col" role="columnheader">Status</th><th scope="col" role="columnheader">Checklist</th><th scope="col" role="columnheader">Due</th><th scope="col" role="columnheader">Assignees</th><th scope="col" role="columnheader">Comments</th></tr></thead>
+          <tbody role="rowgroup">${b.items.map(
+            (w: any) => html`<tr role="row">
+              <td role="cell"><input type="checkbox" aria-label=${`Select ${w.name}`} checked=${!!picked[w.key + (w.checklist?.key ?? '')]} onChange=${(e: Event) => {
                 const next = { ...picked };
                 const k = w.key + (w.checklist?.key ?? '');
                 if ((e.target as HTMLInputElement).checked) next[k] = w;
                 else delete next[k];
                 setPicked(next);
               }} /></td>
-              <td><a href=${appPath(w.url)}>${w.name}</a>${w.isStandalone ? html` <${Badge} kind="muted">standalone<//>` : ''}${w.canActorAccess === false ? html` <${Badge} kind="muted">no access<//>` : ''}</td>
-              <td><${Badge} kind=${w.status}>${w.status}<//>${w.snoozedUntilDateTime ? html` until <${Time} value=${w.snoozedUntilDateTime} />` : ''}</td>
-              <td>${w.checklist ? html`<a href=${appPath(w.checklist.url)}>${w.checklist.name}</a>` : ''}</td>
-              <td><${Time} value=${w.dueDateTime} /></td>
-              <td>${names(w.assignees)}</td>
-              <td>${w.commentCount}</td>
+              <td role="cell" class="stack-title"><a href=${appPath(w.url)}>${w.name}</a>${w.isStandalone ? html` <${Badge} kind="muted">standalone<//>` : ''}${w.canActorAccess === false ? html` <${Badge} kind="muted">no access<//>` : ''}</td>
+              <td role="cell" data-label="Status"><${Badge} kind=${w.status}>${w.status}<//>${w.snoozedUntilDateTime ? html` until <${Time} value=${w.snoozedUntilDateTime} />` : ''}</td>
+              <td role="cell" data-label="Checklist">${w.checklist ? html`<a href=${appPath(w.checklist.url)}>${w.checklist.name}</a>` : ''}</td>
+              <td role="cell" data-label="Due" data-testid="my-work-due"><${Time} value=${w.dueDateTime} /></td>
+              <td role="cell" data-label="Assignees">${names(w.assignees)}</td>
+              <td role="cell" data-label="Comments">${w.commentCount}</td>
             </tr>`,
           )}</tbody>
         </table><//>`}

@@ -12,6 +12,8 @@ import { usePanelLive, emulatorNow, type PanelState } from '../live';
 import { config } from '../config';
 import { Refusal, Badge, Time, Wide, when } from '../parts';
 import { saveDownload } from '../files';
+import { PanelNav } from './panel-nav';
+import { Overview } from './overview';
 
 /** POST /app/_/sign-in with the token: the cookie that lets the panel's EventSource through the gate. */
 export const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
@@ -217,6 +219,8 @@ export function PanelPage() {
   }, [s.token]);
   const live = usePanelLive(ready);
   return html`<h1>Emulator</h1>
+    <${PanelNav} path="/app/emulator" />
+    <${Overview} live=${live} />
     <div class="panel-grid">
       <${Clock} live=${live} />
       <${Database} />

@@ -10,6 +10,7 @@ import { useAction } from '../action';
 import { OneFieldForm } from '../forms';
 import { navigate } from '../router';
 import { Loaded, Refusal, Badge, Wide } from '../parts';
+import { ReplanSchedule } from './schedule-plan';
 
 const FREQUENCIES = ['', 'Daily', 'Weekly', 'Monthly', 'Yearly'];
 
@@ -93,6 +94,7 @@ export function SchedulePage({ scheduleId }: { scheduleId: string }) {
         <button type="button" onClick=${() => confirm(`Delete the schedule ${x.name}?`) && act.run(() => v3('DELETE', path), 'Schedule deleted', () => navigate('/app/schedules'))}>Delete schedule</button>
       <//>
       ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="schedule" />`}
+      <${ReplanSchedule} x=${x} path=${path} key=${`${x.startDateTime} ${x.timeZone} ${JSON.stringify(x.recurrence ?? null)}`} />
       <h2>Runs</h2>
       <${Loaded} answer=${runs.answer} what="runs">${(b: any) => html`<${Wide} label="Runs"><table>
         <thead><tr><th scope="col">Scheduled (${x.timeZone})</th><th scope="col">Status</th><th scope="col">Checklist</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>

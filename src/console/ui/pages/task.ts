@@ -5,14 +5,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
 import { v3, enc, appPath } from '../api';
 import { useApi } from '../hooks';
-import { useAction } from '../action';
+import { useAction, announce } from '../action';
 import { OneFieldForm, tagBadges } from '../forms';
 import { Loaded, Refusal, Badge, Time, isOverdue, names } from '../parts';
 import { useLive, emulatorNow } from '../live';
 import { StandaloneActions } from './manage';
 import { Fields } from './fields';
 import { PeoplePicker, MentionTextarea, DateTimePicker, mentionHtml, localWall, wallToUtc, type Person } from '../pickers';
-import { HALTED_FIELDS_MESSAGE, EXCLUSIVE_MESSAGE } from '../../../domain/refusal-texts';
+import { HALTED_FIELDS_MESSAGE, HALTED_COMPLETE_MESSAGE, EXCLUSIVE_MESSAGE } from '../../../domain/refusal-texts';
 
 /** Why the task's fields cannot take answers now, in the API's words (docs/tasks.md order: exclusive, then halted). */
 function readOnlyReason(t: any, me: any): string | undefined {
@@ -109,10 +109,13 @@ function Tags({ base, t }: { base: string; t: any }) {
 
 function StatusActions({ base, t }: { base: string; t: any }) {
   const act = useAction();
-  const b = (label: string, method: string, suffix: string, done: string) =>
-    html`<button type="button" aria-disabled=${act.busy ? 'true' : undefined} onClick=${() => act.run(() => v3(method, `${base}/${suffix}`), done)}>${label}</button>`;
+  // A halted task cannot be completed (the API refuses): the button says so instead of looking usable (issue 40).
+  const halted = t.isCurrentlyHalted && t.status !== 'Complete';
+  const b = (label: string, method: string, suffix: string, done: string, blocked = false) =>
+    html`<button type="button" aria-disabled=${blocked || act.busy ? 'true' : undefined} aria-describedby=${blocked ? 'halted-note' : undefined} onClick=${() => (blocked ? announce(HALTED_COMPLETE_MESSAGE) : act.run(() => v3(method, `${base}/${suffix}`), done))}>${label}</button>`;
   return html`<div class="actions" role="group" aria-label="Task status" data-focus-group>
-    ${t.status === 'Complete' ? b('Uncomplete', 'DELETE', 'complete', 'Task uncompleted') : b('Complete task', 'POST', 'complete', 'Task completed')}
+    ${halted && html`<p class="read-only" id="halted-note" data-testid="halted-note">${HALTED_COMPLETE_MESSAGE}</p>`}
+    ${t.status === 'Complete' ? b('Uncomplete', 'DELETE', 'complete', 'Task uncompleted') : b('Complete task', 'POST', 'complete', 'Task completed', halted)}
     ${t.status === 'NotApplicable' ? b('Clear not applicable', 'DELETE', 'not-applicable', 'Not applicable cleared') : t.status !== 'Complete' && b('Not applicable', 'POST', 'not-applicable', 'Marked not applicable')}
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="status" />`}
   </div>`;

@@ -27,7 +27,8 @@ function Subscription({ w }: { w: any }) {
   const s = useSession();
   const canSeeDeliveries = config.admin === 'open' || (config.admin === 'token' && !!s.token);
   return html`<li class="card" data-testid="subscription">
-    <p><strong>${w.eventType}</strong> → <code>${w.targetUrl}</code> <span class="muted">${w.scope?.type}${w.scope?.key ? ` ${w.scope.key}` : ''}</span> <span class="muted">id <code>${w.id}</code></span></p>
+    <p><strong>${w.eventType}</strong> → <code>${w.targetUrl}</code> </p>
+    <dl class="kv" data-testid="subscription-facts"><dt>Scope</dt><dd>${w.scope?.type}${w.scope?.key ? html` <code>${w.scope.key}</code>` : ''}</dd><dt>Subscription id</dt><dd><code>${w.id}</code></dd></dl>
     <button type="button" class="small" onClick=${() => act.run(() => v3('DELETE', `/v3/webhooks/${enc(w.id)}`), 'Subscription deleted')}>Delete<span class="sr-only"> subscription ${w.id}</span></button>
     ${act.refusal && html`<${Refusal} status=${act.refusal.status} error=${act.refusal.error!} what="delete" />`}
     <h3>Deliveries</h3>
