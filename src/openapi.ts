@@ -4,9 +4,8 @@
 import { z } from 'zod';
 import { type Operation } from './operations/define';
 import type { Region } from './context';
-import { partitionOf, refusalsByStatus } from './contract/compile';
+import { compiled, partitionOf, refusalsByStatus } from './contract/compile';
 import { TAGS } from './contract/tags';
-import { errorEnvelope } from './errors';
 import { kindOf } from './contract/coerce';
 
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
@@ -95,7 +94,7 @@ function errorResponses(op: Operation) {
     out[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Refused'}: ${list.join(', ')}`,
       headers: status === 429 ? { ...COMMON_HEADERS, ...BUDGET_HEADERS, 'Retry-After': header('Seconds until the window ends', 'integer') } : COMMON_HEADERS,
-      content: { 'application/json': { schema: jsonSchema(errorEnvelope(list), 'output') } },
+      content: { 'application/json': { schema: jsonSchema(compiled(op).errorSchema(status), 'output') } },
     };
   }
   return out;

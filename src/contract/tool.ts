@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { errorEnvelope } from '../errors';
 import type { Operation } from '../operations/define';
+import { allRefusalDetails, refusalDetailsFor } from './refusals';
 
 export interface ToolDef {
   name: string;
@@ -50,7 +51,7 @@ export function toolOutputSchema(op: Operation, refusals: Map<number, Set<string
     ok = js.type === 'object' ? js : { type: 'object', properties: { result: js }, required: ['result'], additionalProperties: false };
   }
   const codes = [...new Set([...refusals.values()].flatMap((s) => [...s]))].sort();
-  return { type: 'object', anyOf: [ok, toJs(errorEnvelope(codes))] };
+  return { type: 'object', anyOf: [ok, toJs(errorEnvelope(codes, allRefusalDetails(refusalDetailsFor(op))))] };
 }
 
 export function toolDefFor(op: Operation & { tool: string }, refusals: Map<number, Set<string>>): ToolDef {

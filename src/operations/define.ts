@@ -76,6 +76,12 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   contentType?: string;
   /** Refusals the operation itself gives (the pipeline's are derived). */
   refusals?: Refusal[];
+  /**
+   * Properties a refusal's error object carries beyond the envelope's own (spec v3 7: "extra members
+   * by case"), by the refusal that carries them, e.g. `{'409 CONFLICT': {templates: ...}}`; each is
+   * optional in the declared envelope of that status. A thunk, built with the document or the check.
+   */
+  refusalDetails?: () => Partial<Record<Refusal, z.ZodRawShape>>;
   /** Success answers besides the main one, with the headers they carry. */
   otherSuccess?: OtherSuccess[];
   budget: Budget;

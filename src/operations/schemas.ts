@@ -4,11 +4,10 @@
 // the REST transport according to the schema's type (transports/web/coerce.ts); MCP
 // arguments arrive typed.
 import { z } from 'zod';
-import { isGuid } from '../ids';
 import { parseInstant } from '../domain/tasks/field-values';
 
-/** GUID key (spec v3 2.1): `what` names the kind of key, e.g. 'a template key (GUID)'. */
-export const guid = (what = 'a GUID') => z.string({ error: `must be ${what}` }).refine(isGuid, { error: `must be ${what}` });
+/** GUID key (spec v3 2.1): `what` names the kind of key, e.g. 'a template key (GUID)'. Declared `format: uuid`, as keys are in answers. */
+export const guid = (what = 'a GUID') => z.guid({ error: `must be ${what}` });
 /** The same, under the name of its kind. */
 export const guidKey = guid;
 

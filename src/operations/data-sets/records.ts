@@ -73,7 +73,7 @@ export const recordOperations = [
     path: '/v3/data-sets/:dataSetKey/records/bulk',
     summary: 'Delete records in bulk',
     description: 'Deletes the records named (every key must name a record of this Data Set, else nothing is deleted). Raises one data_set.record.deleted per record.',
-    input: () => ({ dataSetKey: dataSetKey(), recordKeys: z.array(z.string({ error: 'must be a record key' }), { error: 'must be an array of record keys' }).describe('Keys of the records to delete.') }),
+    input: () => ({ dataSetKey: dataSetKey(), recordKeys: z.array(z.guid({ error: 'must be a record key (GUID)' }), { error: 'must be an array of record keys' }).describe('Keys of the records to delete.') }),
     refusals: ['403 FORBIDDEN', NOT_FOUND, RECORD_NOT_FOUND],
     status: 204,
     annotations: REMOVE,

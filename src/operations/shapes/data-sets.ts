@@ -56,3 +56,10 @@ export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ items: 
 
 export const bulkResultShape = lazy(() => z.strictObject({ mode: z.enum(['append', 'replace']), created: z.number().int(), recordCount: z.number().int() }));
 export const importResultShape = lazy(() => z.strictObject({ status: z.literal('complete'), dataSet: dataSetShape() }));
+
+/** The `templates` of a 409 CONFLICT refusing to delete a Data Set (or one of its fields) that template fields use (legacy 4.8, 7). */
+export const linkedTemplatesDetail = lazy(() => ({
+  templates: z
+    .array(z.strictObject({ key: z.guid().describe('Template key'), name: z.string().describe('Template name') }))
+    .describe('409 CONFLICT (linked): the templates whose fields use it; change or unlink them, or (a Data Set) delete with force=true.'),
+}));

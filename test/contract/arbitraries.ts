@@ -1,0 +1,92 @@
+// Valid values from a JSON Schema (the subset the served OpenAPI document uses), as
+// fast-check arbitraries: what a property-based client such as Schemathesis derives from the
+// document's request schemas. Only what the schema says is used, so a value the server refuses
+// shows a rule the document does not state.
+import type * as FastCheck from 'fast-check';
+
+export type Schema = Record<string, unknown>;
+
+const LIMIT_ITEMS = 4;
+const LIMIT_TEXT = 24;
+
+export function arbitraryOf(fc: typeof FastCheck, schema: Schema | undefined, depth = 0): FastCheck.Arbitrary<unknown> {
+  const s = schema ?? {};
+  if ('const' in s) return fc.constant(s.const);
+  if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
+  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  if (alternatives) {
+    // A branch keeps the properties beside anyOf (a description, and at times a type).
+    const { anyOf: _a, oneOf: _o, ...rest } = s;
+    return fc.oneof(...alternatives.map((b) => arbitraryOf(fc, { ...rest, ...b }, depth)));
+  }
+  if (Array.isArray(s.allOf)) return arbitraryOf(fc, Object.assign({}, ...(s.allOf as Schema[])), depth);
+  const type = s.type;
+  if (Array.isArray(type)) return fc.oneof(...type.map((t) => arbitraryOf(fc, { ...s, type: t }, depth)));
+  switch (type) {
+    case 'string':
+      return stringOf(fc, s);
+    case 'integer':
+    case 'number': {
+      const min = (s.minimum as number | undefined) ?? (s.exclusiveMinimum !== undefined ? (s.exclusiveMinimum as number) + 1 : -1000);
+      const max = (s.maximum as number | undefined) ?? (s.exclusiveMaximum !== undefined ? (s.exclusiveMaximum as number) - 1 : Math.max(min + 1000, 1000));
+      if (type === 'integer') return fc.integer({ min: Math.ceil(min), max: Math.floor(max) });
+      return fc.oneof(fc.integer({ min: Math.ceil(min), max: Math.floor(max) }), fc.double({ min, max, noNaN: true, noDefaultInfinity: true }));
+    }
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      const minLength = (s.minItems as number | undefined) ?? 0;
+      const maxLength = Math.min((s.maxItems as number | undefined) ?? minLength + LIMIT_ITEMS, minLength + LIMIT_ITEMS);
+      if (depth > 6) return fc.constant([]);
+      const item = arbitraryOf(fc, s.items as Schema, depth + 1);
+      return s.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
+    }
+    case 'object':
+      return objectOf(fc, s, depth);
+    default:
+      if (s.properties) return objectOf(fc, s, depth);
+      // No type: any JSON value (z.unknown()).
+      return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
+  }
+}
+
+function objectOf(fc: typeof FastCheck, s: Schema, depth: number): FastCheck.Arbitrary<unknown> {
+  const props = (s.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((s.required ?? []) as string[]);
+  const names = Object.keys(props);
+  if (names.length === 0 && s.additionalProperties && typeof s.additionalProperties === 'object') {
+    // A record (z.record): a few entries whose names follow propertyNames.
+    const key = s.propertyNames ? stringOf(fc, s.propertyNames as Schema) : fc.string({ minLength: 1, maxLength: 12 });
+    return fc.dictionary(key as FastCheck.Arbitrary<string>, arbitraryOf(fc, s.additionalProperties as Schema, depth + 1), { maxKeys: depth > 4 ? 0 : 3 });
+  }
+  if (depth > 6) {
+    const minimal: Record<string, FastCheck.Arbitrary<unknown>> = {};
+    for (const n of names) if (required.has(n)) minimal[n] = arbitraryOf(fc, props[n], depth + 1);
+    return fc.record(minimal);
+  }
+  const model: Record<string, FastCheck.Arbitrary<unknown>> = {};
+  for (const n of names) model[n] = arbitraryOf(fc, props[n], depth + 1);
+  return fc.record(model, { requiredKeys: names.filter((n) => required.has(n)) });
+}
+
+function stringOf(fc: typeof FastCheck, s: Schema): FastCheck.Arbitrary<string> {
+  const minLength = (s.minLength as number | undefined) ?? 0;
+  const maxLength = (s.maxLength as number | undefined) ?? Math.max(minLength + LIMIT_TEXT, LIMIT_TEXT);
+  const fits = (v: string) => [...v].length >= minLength && [...v].length <= maxLength;
+  switch (s.format) {
+    case 'uuid':
+      return fc.uuid();
+    case 'date-time':
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    case 'date':
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    case 'uri':
+      return fc.webUrl({ validSchemes: ['https'] }).filter(fits);
+    case 'email':
+      return fc.emailAddress().filter(fits);
+  }
+  if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern as string)).filter(fits);
+  return fc.string({ minLength, maxLength: Math.min(maxLength, minLength + LIMIT_TEXT) });
+}
