@@ -16,7 +16,7 @@ export interface ToolDef {
   _meta?: Record<string, unknown>;
 }
 
-const IDEMPOTENCY_ARG = z.string().max(255).optional().describe('Idempotency key: the same key with the same arguments within 24 hours returns the first answer.');
+const IDEMPOTENCY_ARG = z.string().min(1).max(255).optional().describe('Idempotency key: the same key with the same arguments within 24 hours returns the first answer.');
 
 export function toolInputSchema(op: Operation): Record<string, unknown> {
   const shape = op.idempotencyArg ? { ...op.input, idempotencyKey: IDEMPOTENCY_ARG } : op.input;

@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, SET, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
+import { commaListPattern, cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -23,7 +23,7 @@ const checklistOperation = defineWith({
   fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
   budget: 'standard',
 });
-const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
+const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
 
 const listFilters = lazy(() => ({
   templateKey: guid('a template key (GUID)').optional().describe('Only checklists of this template (GUID); a key naming no template of the workspace is 404 TEMPLATE_NOT_FOUND'),
@@ -60,7 +60,7 @@ export const checklistOperations = [
     input: () => ({
       ...listFilters(),
       status: z
-        .union([z.string(), z.array(z.string({ error: 'must be a status name' }))], { error: 'must be a status name or an array of them' })
+        .union([z.string().meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }), z.array(z.enum(['Scheduled', 'InProgress', 'Complete'], { error: 'must be a status name' }))], { error: 'must be a status name or an array of them' })
         .optional()
         .describe('Scheduled, InProgress, Complete: comma-separated string or array'),
       fields: z

@@ -4,7 +4,10 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, documented, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, pageSizeStrict, queryBool, text } from './schemas';
+import { cursor, guid, pageSizeStrict, queryBool, sortArg, text } from './schemas';
+import { STATUSES } from '../domain/mywork/status';
+import { SORT_FIELDS } from '../domain/mywork/query';
+import { VIEW_SORT_FIELDS } from '../domain/mywork/view-input';
 import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
 import { listMyWork } from '../domain/mywork/list';
 import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
@@ -15,7 +18,7 @@ import { lazy } from '../lazy';
 const myWorkOperation = defineWith({ tag: 'Tasks grid', budget: 'standard' });
 
 const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z (an offset is honoured; no offset means UTC)';
-const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
+const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT }).meta({ format: 'date-time' });
 
 const taskRef = lazy(() => z.object(
   {
@@ -26,6 +29,7 @@ const taskRef = lazy(() => z.object(
     snoozedUntil: z
       .unknown()
       .refine((v) => v === undefined, { error: 'is not accepted per task: one snooze date per call, in snoozedUntil' })
+      .meta({ not: {} })
       .optional()
       .describe('refused: one snooze date per call'),
   },
@@ -38,7 +42,7 @@ const taskRefs = lazy(() => z
 
 const naming = lazy(() => z.object(
   {
-    type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
+    type: z.string({ error: 'must be TeamMember or Group' }).meta({ enum: ['TeamMember', 'Group'] }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
     id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('member or group id'),
     name: text(500).optional().describe('member full name, member email or group name; ignored when id is given'),
   },
@@ -49,16 +53,16 @@ const viewKey = () => guid('a saved view key (GUID)').describe('the saved view k
 
 const viewArgs = lazy(() => ({
   name: text(200, 'is required: the view name, at most 200 characters').describe('the view name, at most 200 characters (required)'),
-  type: z.string({ error: 'must be Private, UsersGroups or Team' }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
+  type: z.string({ error: 'must be Private, UsersGroups or Team' }).meta({ enum: ['Private', 'UsersGroups', 'Team'] }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
   search: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('at most 1,000 characters; stored and returned, applied by nothing in the API'),
-  statuses: z.array(z.string({ error: 'must be a status name' }), { error: 'must be an array of status names' }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
+  statuses: z.array(z.string({ error: 'must be a status name' }).meta({ enum: [...STATUSES] }), { error: 'must be an array of status names' }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
   allTemplates: z.boolean({ error: 'must be true or false' }).optional().describe('every template; when omitted, true if no templates are named, false otherwise; true with templates named is refused'),
   templates: z.array(guid('a template key (GUID)'), { error: 'must be an array of template keys' }).max(500, { error: 'must name at most 500 templates' }).optional().describe('template keys; duplicates dropped'),
   includeStandalone: z.boolean({ error: 'must be true or false' }).optional().describe('include standalone tasks; default true'),
   allAssignees: z.boolean({ error: 'must be true or false' }).optional().describe('everyone\'s tasks; default false (false with no assignees means the reading member); true with assignees named is refused'),
   includeUnassigned: z.boolean({ error: 'must be true or false' }).optional().describe('include tasks assigned to nobody; default false'),
   assignees: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('people and groups, {type, id} or {name}; an ambiguous name is refused'),
-  sort: z.string({ error: 'must be a sort expression' }).optional().describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
+  sort: sortArg([...VIEW_SORT_FIELDS]).describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
   visibleTo: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('who may use a UsersGroups view ({type, id} or {name}; a group shares with whoever is in it); refused on other types'),
 }));
 
@@ -75,7 +79,7 @@ export const myWorkOperations = [
       'Row action: use the checklist task tools when isStandalone is false (with the row key and checklist.key), the standalone task routes when true. ' +
       'Send every other argument unchanged with `after`; a cursor used with a different query or by a different member is refused.',
     input: () => ({
-      status: z.string({ error: 'must be a comma-separated list of statuses' }).optional().describe(
+      status: z.string({ error: 'must be a comma-separated list of statuses' }).meta({ pattern: `^(all|(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*)$` }).optional().describe(
         'comma-separated from Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed, or all. Default: Incomplete, DueInFuture, DueToday, Overdue. DueToday and DueInFuture are judged against the end of the day in the member\'s zone or X-SVC-Timezone',
       ),
       assignee: z.string({ error: 'must be a comma-separated list of assignees' }).optional().describe(
@@ -84,7 +88,7 @@ export const myWorkOperations = [
       template: z.string({ error: 'must be comma-separated template keys' }).optional().describe('comma-separated template keys; narrows checklist tasks only'),
       checklist: z.string({ error: 'must be comma-separated checklist keys' }).optional().describe('comma-separated checklist keys: their tasks and the standalone tasks attached to them'),
       includeStandalone: queryBool().describe('include standalone tasks; default true (on REST only `true` switches it on once sent)'),
-      sort: z.string({ error: 'must be a sort expression' }).optional().describe(
+      sort: sortArg([...SORT_FIELDS]).describe(
         'dueDateTime, name, checklistName, templateName or commentCount with :asc or :desc; default dueDateTime:asc; tasks with no due date sort last in both directions',
       ),
       after: cursor().describe('the previous page\'s nextCursor'),

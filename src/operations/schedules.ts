@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
+import { commaListPattern, cursor, guid, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
 import { RUN_STATUSES, listRuns, skipRun, startRunNow } from '../domain/schedules/runs';
@@ -143,7 +143,7 @@ export const scheduleOperations = [
       "Runs that happened (Started, Skipped, Failed) and the next ones to come (Upcoming, up to 10 ahead), each with `scheduledDateTime` as wall clock in the schedule's zone beside `scheduledDateTimeUtc` (4.1 rule 6). Paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4).",
     input: () => ({
       scheduleId: scheduleId(),
-      status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
+      status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).meta({ pattern: commaListPattern(RUN_STATUSES) }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
       sort: sortArg(['scheduledDateTime']).describe('scheduledDateTime, optionally with :asc or :desc; default ascending'),
       after: cursor(),
       pageSize: pageSizeStrict(),

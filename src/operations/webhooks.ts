@@ -33,7 +33,9 @@ const httpUrl = () =>
         }
       },
       { error: 'must be an absolute http or https URL' },
-    );
+    )
+    // Declared as what the refinement accepts: an absolute URI whose scheme is http or https.
+    .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 export const webhookOperations = [
   webhookOperation({

@@ -2,14 +2,22 @@
 // fast-check arbitraries: what a property-based client such as Schemathesis derives from the
 // document's request schemas. Only what the schema says is used, so a value the server refuses
 // shows a rule the document does not state.
-import type * as FastCheck from 'fast-check';
 
 export type Schema = Record<string, unknown>;
+
+// fast-check is a devDependency loaded at run time (property-run.ts loadFastCheck); typed loosely
+// here so that a checkout without it still type-checks (the run then skips, saying why).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type FastCheckApi = any;
+type Arbitrary<T> = { map<U>(f: (v: T) => U): Arbitrary<U>; filter(f: (v: T) => boolean): Arbitrary<T> };
+declare namespace FastCheck {
+  export type { Arbitrary };
+}
 
 const LIMIT_ITEMS = 4;
 const LIMIT_TEXT = 24;
 
-export function arbitraryOf(fc: typeof FastCheck, schema: Schema | undefined, depth = 0): FastCheck.Arbitrary<unknown> {
+export function arbitraryOf(fc: FastCheckApi, schema: Schema | undefined, depth = 0): FastCheck.Arbitrary<unknown> {
   const s = schema ?? {};
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
@@ -41,7 +49,7 @@ export function arbitraryOf(fc: typeof FastCheck, schema: Schema | undefined, de
       const maxLength = Math.min((s.maxItems as number | undefined) ?? minLength + LIMIT_ITEMS, minLength + LIMIT_ITEMS);
       if (depth > 6) return fc.constant([]);
       const item = arbitraryOf(fc, s.items as Schema, depth + 1);
-      return s.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
+      return s.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v: unknown) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
     }
     case 'object':
       return objectOf(fc, s, depth);
@@ -52,7 +60,7 @@ export function arbitraryOf(fc: typeof FastCheck, schema: Schema | undefined, de
   }
 }
 
-function objectOf(fc: typeof FastCheck, s: Schema, depth: number): FastCheck.Arbitrary<unknown> {
+function objectOf(fc: FastCheckApi, s: Schema, depth: number): FastCheck.Arbitrary<unknown> {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = new Set((s.required ?? []) as string[]);
   const names = Object.keys(props);
@@ -67,11 +75,12 @@ function objectOf(fc: typeof FastCheck, s: Schema, depth: number): FastCheck.Arb
     return fc.record(minimal);
   }
   const model: Record<string, FastCheck.Arbitrary<unknown>> = {};
-  for (const n of names) model[n] = arbitraryOf(fc, props[n], depth + 1);
-  return fc.record(model, { requiredKeys: names.filter((n) => required.has(n)) });
+  // `not: {}` declares a property that must be absent.
+  for (const n of names) if (!(props[n].not && Object.keys(props[n].not as object).length === 0)) model[n] = arbitraryOf(fc, props[n], depth + 1);
+  return fc.record(model, { requiredKeys: names.filter((n) => required.has(n) && n in model) });
 }
 
-function stringOf(fc: typeof FastCheck, s: Schema): FastCheck.Arbitrary<string> {
+function stringOf(fc: FastCheckApi, s: Schema): FastCheck.Arbitrary<string> {
   const minLength = (s.minLength as number | undefined) ?? 0;
   const maxLength = (s.maxLength as number | undefined) ?? Math.max(minLength + LIMIT_TEXT, LIMIT_TEXT);
   const fits = (v: string) => [...v].length >= minLength && [...v].length <= maxLength;
@@ -79,9 +88,9 @@ function stringOf(fc: typeof FastCheck, s: Schema): FastCheck.Arbitrary<string> 
     case 'uuid':
       return fc.uuid();
     case 'date-time':
-      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d: Date) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d: Date) => d.toISOString().slice(0, 10));
     case 'uri':
       return fc.webUrl({ validSchemes: ['https'] }).filter(fits);
     case 'email':

@@ -5,15 +5,14 @@
 // accepts (Ajv, formats on), and never be a 5xx. A refusal of such generated, valid input is a
 // "positive-data rejection": a rule the document does not state, or a fact no schema can state
 // (a key that names nothing, a state). They are counted by kind, for docs/contract.md.
-import type * as FastCheck from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { arbitraryOf, type Schema } from './arbitraries';
+import { arbitraryOf, type FastCheckApi, type Schema } from './arbitraries';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export interface RunOptions {
-  fc: typeof FastCheck;
+  fc: FastCheckApi;
   /** The served document (GET /v3/openapi.json). */
   doc: any;
   /** Base URL of the server (US region). */
@@ -66,9 +65,9 @@ function queryText(v: unknown): string {
 }
 
 /** The request generator of one operation: path and query parameters, body, Idempotency-Key. */
-function requestArbitrary(fc: typeof FastCheck, doc: any, path: string, method: string, op: any): FastCheck.Arbitrary<Built> {
+function requestArbitrary(fc: FastCheckApi, doc: any, path: string, method: string, op: any): any {
   const params = (op.parameters ?? []).map((p: any) => (p.$ref ? resolve(doc, p.$ref) : p)) as any[];
-  const parts: Record<string, FastCheck.Arbitrary<unknown>> = {};
+  const parts: Record<string, unknown> = {};
   const requiredKeys: string[] = [];
   for (const p of params) {
     if (p.in === 'header' && p.name !== 'Idempotency-Key') continue;
@@ -120,7 +119,7 @@ export async function propertyRun(o: RunOptions): Promise<RunResult> {
     if (o.only && !o.only(op.operationId)) continue;
     result.operations++;
     await o.between?.();
-    const cases = o.fc.sample(requestArbitrary(o.fc, o.doc, path, method, op), { numRuns: o.runs, seed: o.seed + i++ });
+    const cases: Built[] = o.fc.sample(requestArbitrary(o.fc, o.doc, path, method, op), { numRuns: o.runs, seed: o.seed + i++ });
     for (const c of cases) {
       result.requests++;
       let res: Response;
@@ -166,10 +165,10 @@ export async function propertyRun(o: RunOptions): Promise<RunResult> {
 }
 
 /** fast-check (a devDependency), or undefined where it is not installed (the run is then skipped, saying so). */
-export function loadFastCheck(): typeof FastCheck | undefined {
+export function loadFastCheck(): FastCheckApi | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('fast-check') as typeof FastCheck;
+    return require('fast-check') as FastCheckApi;
   } catch {
     return undefined;
   }

@@ -5,7 +5,8 @@ import { intId, text } from '../schemas';
 export const namingEntry = () =>
   z.object(
     {
-      type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
+      // Declared as spelt; the server ignores letter case (spec v3 2.4).
+      type: z.string({ error: 'must be TeamMember or Group' }).meta({ enum: ['TeamMember', 'Group'] }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
       id: intId().optional().describe('Member id or group id'),
       name: text(500).optional().describe("A member's full name or email, or a group's name (case-insensitive); ignored when id is given"),
     },
