@@ -156,5 +156,20 @@ export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHi
 export const withFacts = (op: Operation, facts: Partial<Operation>): Operation =>
   Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(op), ...Object.getOwnPropertyDescriptors(facts) }) as Operation;
 
+/**
+ * Set (to true) on the raw input of a REST request that sent no body at all, so an operation
+ * that answers "no body" apart from an empty object can tell (spec v3 4.4 upgrade: "no body" and
+ * "neither" are different rows). A symbol: input validation and request hashing never see it.
+ */
+export const NO_BODY: unique symbol = Symbol('no body');
+
+/**
+ * On the raw input of a REST request whose body could not be read as a JSON object: the 400 it
+ * gets, thrown after the key's kind and the operation's `refuseFirst` (spec v3 4.4 rule 5: "a
+ * write refused for permission is refused before the document is read"; 5.6: webhook routes
+ * refuse before any lookup), so a permission refusal never depends on the body.
+ */
+export const BAD_BODY: unique symbol = Symbol('bad body');
+
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 export const isWrite = (op: Operation): boolean => op.method !== 'GET';
