@@ -129,9 +129,9 @@ function operationObject(op: Operation) {
   } else if (part.hasBody) {
     const shape = z.object(Object.fromEntries(part.body.map((k) => [k, op.input[k]])));
     requestBody = {
-      required: !shape.safeParse({}).success,
+      required: !shape.safeParse({}).success || op.bodyRule !== undefined,
       description: 'JSON body',
-      content: { 'application/json': { schema: jsonSchema(shape) } },
+      content: { 'application/json': { schema: { ...jsonSchema(shape), ...op.bodyRule } } },
     };
   }
   const main = op.status ?? 200;

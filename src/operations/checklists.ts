@@ -60,7 +60,7 @@ export const checklistOperations = [
     input: () => ({
       ...listFilters(),
       status: z
-        .union([z.string().meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }), z.array(z.enum(['Scheduled', 'InProgress', 'Complete'], { error: 'must be a status name' }))], { error: 'must be a status name or an array of them' })
+        .union([z.string().meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }), z.array(z.enum(['Scheduled', 'InProgress', 'Complete'], { error: 'must be a status name' })).meta({ minItems: 1 })], { error: 'must be a status name or an array of them' })
         .optional()
         .describe('Scheduled, InProgress, Complete: comma-separated string or array'),
       fields: z
@@ -79,7 +79,20 @@ export const checklistOperations = [
                 .describe('What to compare with; required by every operator except isEmpty and isNotEmpty, which refuse it'),
             },
             { error: 'must be an object {fieldKey or fieldName, operator?, value?}' },
-          ),
+          )
+            .refine((f) => (f.fieldKey === undefined) !== (f.fieldName === undefined), { error: 'must have either fieldKey or fieldName, not both and not neither.' })
+            // The same rule, and the domain's operator rule (src/domain/checklists/search.ts), for the document.
+            .meta({
+              allOf: [
+                { oneOf: [{ required: ['fieldKey'] }, { required: ['fieldName'] }] },
+                {
+                  anyOf: [
+                    { required: ['operator'], properties: { operator: { enum: ['isEmpty', 'isNotEmpty'] } }, not: { required: ['value'] } },
+                    { required: ['value'], properties: { operator: { not: { enum: ['isEmpty', 'isNotEmpty'] } } } },
+                  ],
+                },
+              ],
+            }),
           { error: 'must be an array of field conditions' },
         )
         .min(1, { error: 'must hold at least one field condition' })

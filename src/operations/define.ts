@@ -70,6 +70,13 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   query?: (keyof S & string)[];
   /** The whole JSON body is this one property (a template document); MCP takes it under the same name. */
   bodyAs?: keyof S & string;
+  /**
+   * Rules across the body's properties that the server enforces (exactly one of two, one only
+   * with another), as JSON Schema keywords added to the request body's schema in the document
+   * (`not`, `anyOf`, `dependentRequired`). Property schemas cannot say them; the domain checks
+   * them, and test/contract-body-rules.test.ts holds the server to each rule both ways.
+   */
+  bodyRule?: Record<string, unknown>;
   /** The success body (the main status's); absent only when that status is 204. */
   output?: z.ZodType;
   /** The success body's media type when it is not JSON (the CSV export: text/csv). */

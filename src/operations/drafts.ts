@@ -29,6 +29,8 @@ export const draftOperations = [
       document: z.unknown().optional().describe('Start from this template document (any JSON; validate before committing); not with templateKey'),
     }),
     output: draft,
+    // The domain's rules (src/domain/drafts): templateKey or document, not both; version only with templateKey.
+    bodyRule: { not: { required: ['templateKey', 'document'] }, dependentRequired: { version: ['templateKey'] } },
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
     annotations: CREATE,
     status: 201,

@@ -60,6 +60,13 @@ export const upgradeOperations = [
       version: versionArg().describe('Target version, 1 or more; default latest; older accepted (a rollback)'),
     }),
     output: upgradeResultShape,
+    // Spec v3 4.4: "Send exactly one of checklistKeys and all: true" (src/domain/upgrades/queue.ts).
+    bodyRule: {
+      anyOf: [
+        { required: ['checklistKeys'], not: { required: ['all'], properties: { all: { const: true } } } },
+        { required: ['all'], properties: { all: { const: true } }, not: { required: ['checklistKeys'] } },
+      ],
+    },
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     otherSuccess: [
       {

@@ -21,13 +21,19 @@ export function arbitraryOf(fc: FastCheckApi, schema: Schema | undefined, depth 
   const s = schema ?? {};
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
-  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-  if (alternatives) {
-    // A branch keeps the properties beside anyOf (a description, and at times a type).
-    const { anyOf: _a, oneOf: _o, ...rest } = s;
-    return fc.oneof(...alternatives.map((b) => arbitraryOf(fc, { ...rest, ...b }, depth)));
+  // Combinators: allOf merged in; one branch of anyOf or oneOf merged with the rest (the rest may
+  // hold another combinator). `not`, dependentRequired and dependentSchemas are not generated
+  // towards: the caller filters whole values through the schema (property-run.ts).
+  if (Array.isArray(s.allOf)) {
+    const { allOf, ...rest } = s;
+    return arbitraryOf(fc, (allOf as Schema[]).reduce(merge, rest), depth);
   }
-  if (Array.isArray(s.allOf)) return arbitraryOf(fc, Object.assign({}, ...(s.allOf as Schema[])), depth);
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(s[k])) {
+      const { [k]: branches, ...rest } = s;
+      return fc.oneof(...(branches as Schema[]).map((b) => arbitraryOf(fc, merge(rest, b), depth)));
+    }
+  }
   const type = s.type;
   if (Array.isArray(type)) return fc.oneof(...type.map((t) => arbitraryOf(fc, { ...s, type: t }, depth)));
   switch (type) {
@@ -60,6 +66,19 @@ export function arbitraryOf(fc: FastCheckApi, schema: Schema | undefined, depth 
   }
 }
 
+/** Two schemas as one: properties merged by name, required joined, the rest of `b` over `a`. */
+export function merge(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a, ...b };
+  if (a.properties || b.properties) {
+    const props: Record<string, Schema> = { ...((a.properties ?? {}) as Record<string, Schema>) };
+    for (const [n, p] of Object.entries((b.properties ?? {}) as Record<string, Schema>)) props[n] = props[n] ? merge(props[n], p) : p;
+    out.properties = props;
+  }
+  if (a.required || b.required) out.required = [...new Set([...((a.required ?? []) as string[]), ...((b.required ?? []) as string[])])];
+  if (a.type === 'object' || b.type === 'object' || out.properties) out.type = 'object';
+  return out;
+}
+
 function objectOf(fc: FastCheckApi, s: Schema, depth: number): FastCheck.Arbitrary<unknown> {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = new Set((s.required ?? []) as string[]);
@@ -82,8 +101,10 @@ function objectOf(fc: FastCheckApi, s: Schema, depth: number): FastCheck.Arbitra
 
 function stringOf(fc: FastCheckApi, s: Schema): FastCheck.Arbitrary<string> {
   const minLength = (s.minLength as number | undefined) ?? 0;
-  const maxLength = (s.maxLength as number | undefined) ?? Math.max(minLength + LIMIT_TEXT, LIMIT_TEXT);
-  const fits = (v: string) => [...v].length >= minLength && [...v].length <= maxLength;
+  const declaredMax = s.maxLength as number | undefined;
+  const maxLength = declaredMax ?? Math.max(minLength + LIMIT_TEXT, LIMIT_TEXT);
+  // Only declared bounds filter (a pattern's strings may be longer than the generator's own limit).
+  const fits = (v: string) => [...v].length >= minLength && (declaredMax === undefined || [...v].length <= declaredMax);
   switch (s.format) {
     case 'uuid':
       return fc.uuid();
