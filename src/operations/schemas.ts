@@ -52,6 +52,12 @@ export const commaListPattern = (names: readonly string[]) => `^(${names.join('|
 /** Base64 text (spec v3 4.1 rule 1: a file's bytes in the JSON body), as the decoders accept it. */
 export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$';
 
+/**
+ * A JSON Schema that holds when every one of `names` is given: for `not` in a declared rule
+ * (the properties named, so linters see them defined where they are required).
+ */
+export const given = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((n) => [n, {}])) });
+
 export const positiveInt = (what: string) =>
   z.number({ error: `must be an integer (${what})` }).int({ error: `must be an integer (${what})` }).min(1, { error: `must be 1 or more (${what})` });
 

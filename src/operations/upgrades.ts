@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { READ, Reply, defineOperation, designed, documented, CREATE_REPLACING, NO_BODY } from './define';
 import { validationError } from '../errors';
-import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
+import { cursor, given, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';
@@ -64,7 +64,7 @@ export const upgradeOperations = [
     bodyRule: {
       anyOf: [
         { required: ['checklistKeys'], not: { required: ['all'], properties: { all: { const: true } } } },
-        { required: ['all'], properties: { all: { const: true } }, not: { required: ['checklistKeys'] } },
+        { required: ['all'], properties: { all: { const: true } }, not: given('checklistKeys') },
       ],
     },
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
