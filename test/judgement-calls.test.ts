@@ -74,6 +74,12 @@ test('e. 4.1 rule 12 (scope not stated): an Idempotency-Key is the workspace\'s:
   const first = await s.api(KEYS.admin, 'POST', '/v3/my-work/views', { name: 'Judgement E one' }, { 'Idempotency-Key': key });
   assert.equal(first.status, 201, JSON.stringify(first.body));
   refused(await s.api(KEYS.owner, 'POST', '/v3/my-work/views', { name: 'Judgement E two' }, { 'Idempotency-Key': key }), 409, 'CONFLICT');
+  // The same arguments from another API key are another request (it acts as someone else): 409 too.
+  refused(await s.api(KEYS.owner, 'POST', '/v3/my-work/views', { name: 'Judgement E one' }, { 'Idempotency-Key': key }), 409, 'CONFLICT');
+  // The key that sent it replays.
+  const again = await s.api(KEYS.admin, 'POST', '/v3/my-work/views', { name: 'Judgement E one' }, { 'Idempotency-Key': key });
+  assert.equal(again.status, 201, again.text);
+  assert.equal(again.body.key, first.body.key);
 });
 
 test('f. 5.8 with 5.4: a member who may not open the checklist is refused a due-date write (403), as for assigning', async () => {
@@ -90,6 +96,13 @@ test('g. legacy: a member key is refused 403 on webhook routes (v3 5.6); pageSiz
   assert.equal(find.status, 400);
   const ten = await fetch(`${s.us}/api/checklist/find?templateKey=${DEMO.onboarding}&pageSize=10`, { headers: { 'X-API-KEY': KEYS.admin } });
   assert.equal(ten.status, 200);
+  // A subscription made through v3 lists "source": null (v3's body has no source).
+  const made = await s.api(KEYS.admin, 'POST', '/v3/webhooks', { eventType: 'task_completed', targetUrl: 'https://example.test/hook', scope: { type: 'Workspace' } });
+  assert.equal(made.status, 201, made.text);
+  const listed = (await (await fetch(`${s.us}/api/web-hook/subscriptions`, { headers: { 'X-API-KEY': KEYS.admin } })).json()) as { id: string; source: unknown }[];
+  const row = listed.find((x) => x.id.toLowerCase() === String(made.body.id ?? made.body.key).toLowerCase());
+  assert.ok(row, JSON.stringify(listed));
+  assert.equal(row.source, null);
 });
 
 test('h. 6.2: an unlabelled control is named from its type token, as `type` is spelt everywhere in v3', () => {

@@ -197,7 +197,7 @@ export const templateOperations = [
     summary: 'Archive or unarchive a template',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description:
-      'REST: POST archives, DELETE unarchives. The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
+      'Both routes in one tool: POST /v3/templates/{key}/archive archives, DELETE /v3/templates/{key}/archive unarchives (spec v3 4.4). The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
     input: () => ({ key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') }),
     output: templateRow,
     refusals: [...LOOKUP],
