@@ -106,3 +106,30 @@ test('issue 39: search conditions: exactly one of fieldKey and fieldName; value 
     { body: { fields: [{ fieldKey: '22000000-0000-4000-8000-000000000101', operator: 'isNotEmpty' }] }, valid: true },
   ]);
 });
+
+test('issue 39: webhooks: the scopes each event allows, key omitted only for Workspace', async () => {
+  await holds('/v3/webhooks', 'post', '/v3/webhooks', [
+    { body: { eventType: 'data_set.record.deleted', targetUrl: 'https://example.test/a', scope: { type: 'Task', key: DEMO.tasks.collectDetails } }, valid: false },
+    { body: { eventType: 'task_completed', targetUrl: 'https://example.test/a', scope: { type: 'Workspace', key: DEMO.onboarding } }, valid: false },
+    { body: { eventType: 'task_completed', targetUrl: 'https://example.test/a', scope: { type: 'Template' } }, valid: false },
+    { body: { eventType: 'new_checklist', targetUrl: 'https://example.test/a' }, valid: false },
+    { body: { eventType: 'new_checklist', targetUrl: 'https://example.test/a', scope: { type: 'Template', key: DEMO.onboarding } }, valid: true },
+    { body: { eventType: 'task_completed', targetUrl: 'https://example.test/a' }, valid: true },
+  ]);
+});
+
+test('issue 39, 2.5: template permission rules: assigneeId absent for AllUsers, required for a member or group', async () => {
+  await holds('/v3/templates/{key}/permissions', 'put', `/v3/templates/${DEMO.expense}/permissions`, [
+    { body: { permissions: [{ assigneeType: 'AllUsers', assigneeId: 103, permission: 'ViewOnly' }] }, valid: false },
+    { body: { permissions: [{ assigneeType: 'Group', permission: 'ViewOnly' }] }, valid: false },
+    { body: { permissions: [{ assigneeType: 'AllUsers', permission: 'ViewOnly' }, { assigneeType: 'Group', assigneeId: 301, permission: 'RunAndView' }] }, valid: true },
+  ]);
+});
+
+test('issue 39, 4.1 rule 8: a name that cannot be cleared is declared not null, and null is refused', async () => {
+  await holds('/v3/checklists/{checklistKey}', 'patch', `/v3/checklists/${DEMO.johnRoe}`, [
+    { body: { name: null }, valid: false },
+    { body: { name: '  ' }, valid: false },
+    { body: { name: 'John Roe onboarding' }, valid: true },
+  ]);
+});

@@ -112,3 +112,13 @@ test('issue 39: DELETE /v3/data-sets/{key} of a linked Data Set: 409 with templa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('issue 39, point 5: the README\'s typed-client line pins openapi-typescript 7 and TypeScript 5, the range openapi-typescript asks for', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const line = readme.split('\n').find((l) => l.includes('openapi-typescript http://127.0.0.1:8787/v3/openapi.json'));
+  assert.ok(line, 'the README has the typed-client line');
+  assert.match(line, /npx -y -p openapi-typescript@7 -p typescript@5 openapi-typescript /);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'openapi-typescript', 'package.json'), 'utf8'));
+  assert.equal(pkg.version.split('.')[0], '7');
+  assert.equal(pkg.peerDependencies.typescript, '^5.x');
+});

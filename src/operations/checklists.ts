@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, SET, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { commaListPattern, cursor, given, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
+import { commaListPattern, cursor, given, notClearable, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -148,7 +148,7 @@ export const checklistOperations = [
     description: 'A value sets, null clears (dueDateTime only), an omitted property is unchanged.',
     input: () => ({
       checklistKey: checklistKey(),
-      name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      name: notClearable(trimmedName()).optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     }),
     output: checklist,

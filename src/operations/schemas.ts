@@ -58,6 +58,12 @@ export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za
  */
 export const given = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((n) => [n, {}])) });
 
+/**
+ * A PATCH property that cannot be cleared: null reaches the domain, which refuses it with its own
+ * words ("cannot be cleared"); the document says null is not accepted.
+ */
+export const notClearable = <T extends z.ZodType>(s: T) => s.nullable().meta({ not: { type: 'null' } });
+
 export const positiveInt = (what: string) =>
   z.number({ error: `must be an integer (${what})` }).int({ error: `must be an integer (${what})` }).min(1, { error: `must be 1 or more (${what})` });
 

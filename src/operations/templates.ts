@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, documented, mixed, REPLACE, REMOVE } from './define';
 import { defineWith } from './define-with';
-import { guid, intBetween, intId, queryBool } from './schemas';
+import { given, guid, intBetween, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
 import { templateJsonSchema } from '../domain/schema/template-format';
@@ -253,7 +253,14 @@ export const templateOperations = [
             permission: z
               .enum(TEMPLATE_PERMISSIONS, { error: `must be one of ${TEMPLATE_PERMISSIONS.join(', ')}` })
               .describe('RunAndView, ViewOnly, RunAndViewAssigned or ViewAssignedOnly; the two Assigned values restrict the rule to checklists where the assignee has at least one task'),
-          }),
+          })
+            // src/domain/templates/permissions.ts: assigneeId absent for AllUsers, required otherwise (spec v3 2.5).
+            .meta({
+              anyOf: [
+                { properties: { assigneeType: { const: 'AllUsers' } }, not: given('assigneeId') },
+                { properties: { assigneeType: { enum: ['TeamMember', 'Group'] } }, required: ['assigneeId'] },
+              ],
+            }),
           { error: 'must be an array of permission rules' },
         )
         .max(500, { error: 'must hold at most 500 rules' })

@@ -28,11 +28,11 @@ export const dataSetKey = () =>
     .union([z.guid({ error: KEY_OR_SLUG }), z.string({ error: KEY_OR_SLUG }).regex(SLUG, { error: KEY_OR_SLUG }).describe("A system Data Set's slug")], { error: KEY_OR_SLUG })
     .describe("The Data Set's key (GUID), or a system Data Set's slug such as countries.");
 export const keyOf = (what: string) => z.guid({ error: `must be the GUID of a ${what} of this Data Set` }).describe(`The ${what}'s key (GUID).`);
-export const name = (what: string) => z.string({ error: 'must be a string' }).max(MAX_NAME, { error: `must be at most ${MAX_NAME} characters` }).describe(`The ${what} name, up to ${MAX_NAME} characters.`);
+export const name = (what: string) => z.string({ error: 'must be a string' }).max(MAX_NAME, { error: `must be at most ${MAX_NAME} characters` }).meta({ minLength: 1, pattern: '\\S' }).describe(`The ${what} name, up to ${MAX_NAME} characters.`);
 export const description = () => z.string({ error: 'must be a string' }).max(MAX_DESCRIPTION, { error: 'must be at most 1,000 characters' });
 export const fieldType = () => z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }).describe(`The field type: ${FIELD_TYPES.join(', ')} (boolean is True/False).`);
 const cell = lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null()]));
-export const values = () => z.record(z.string(), cell(), { error: 'must be an object keyed by field key' }).describe('Values keyed by field key; each is validated against its field type; empty (null or "") clears.');
+export const values = () => z.record(z.string(), cell(), { error: 'must be an object keyed by field key' }).meta({ propertyNames: { format: 'uuid' } }).describe('Values keyed by field key; each is validated against its field type; empty (null or "") clears.');
 
 export const paging = lazy(() => ({ pageSize: pageSizeStrict().describe('1 to 100, default 50.'), after: cursor().describe('The nextCursor of the previous page.') }));
 

@@ -58,7 +58,7 @@ export const recordOperations = [
     input: () => ({
       dataSetKey: dataSetKey(),
       mode: z.enum(['append', 'replace'], { error: 'must be append or replace' }).describe('append or replace.'),
-      records: z.array(z.object({ values: values().optional() }), { error: 'must be an array of {values}' }).describe('The records, at least one.'),
+      records: z.array(z.object({ values: values().optional() }), { error: 'must be an array of {values}' }).meta({ minItems: 1 }).describe('The records, at least one.'),
     }),
     output: bulkResultShape,
     refusals: ['403 FORBIDDEN', NOT_FOUND],

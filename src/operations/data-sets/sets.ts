@@ -35,6 +35,8 @@ export const setOperations = [
       description: description().optional().describe('Up to 1,000 characters.'),
       fields: z
         .array(z.object({ name: name('field'), type: fieldType(), description: description().optional().describe('Up to 1,000 characters.') }), { error: 'must be an array of {name, type, description}' })
+        // src/domain/datasets/sets.ts: 1 to 50 fields (legacy 8), names unique (not said here: case-insensitive).
+        .meta({ minItems: 1, maxItems: 50 })
         .optional()
         .describe('The fields, 1 to 50, names unique within the Data Set.'),
     }),
