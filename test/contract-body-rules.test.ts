@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 
 let s: TestServer;
-let doc: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+let doc: any;
 const ajv = new Ajv2020({ strict: false });
 addFormats(ajv);
 

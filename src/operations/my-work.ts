@@ -45,7 +45,7 @@ const naming = lazy(() => z.object(
   {
     type: z.string({ error: 'must be TeamMember or Group' }).meta({ enum: ['TeamMember', 'Group'] }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
     id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).meta({ maximum: 2147483647 }).optional().describe('member or group id'),
-    name: text(500).optional().describe('member full name, member email or group name; ignored when id is given'),
+    name: text(500).meta({ pattern: '\\S' }).optional().describe('member full name, member email or group name; ignored when id is given'),
   },
   { error: 'must be {type, id} or {name}' },
 ).meta(NAMING_RULE));

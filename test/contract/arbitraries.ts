@@ -7,17 +7,16 @@ export type Schema = Record<string, unknown>;
 
 // fast-check is a devDependency loaded at run time (property-run.ts loadFastCheck); typed loosely
 // here so that a checkout without it still type-checks (the run then skips, saying why).
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type FastCheckApi = any;
-type Arbitrary<T> = { map<U>(f: (v: T) => U): Arbitrary<U>; filter(f: (v: T) => boolean): Arbitrary<T> };
-declare namespace FastCheck {
-  export type { Arbitrary };
+interface Arbitrary<T> {
+  map<U>(f: (v: T) => U): Arbitrary<U>;
+  filter(f: (v: T) => boolean): Arbitrary<T>;
 }
 
 const LIMIT_ITEMS = 4;
 const LIMIT_TEXT = 24;
 
-export function arbitraryOf(fc: FastCheckApi, schema: Schema | undefined, depth = 0): FastCheck.Arbitrary<unknown> {
+export function arbitraryOf(fc: FastCheckApi, schema: Schema | undefined, depth = 0): Arbitrary<unknown> {
   const s = schema ?? {};
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
@@ -79,27 +78,27 @@ export function merge(a: Schema, b: Schema): Schema {
   return out;
 }
 
-function objectOf(fc: FastCheckApi, s: Schema, depth: number): FastCheck.Arbitrary<unknown> {
+function objectOf(fc: FastCheckApi, s: Schema, depth: number): Arbitrary<unknown> {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = new Set((s.required ?? []) as string[]);
   const names = Object.keys(props);
   if (names.length === 0 && s.additionalProperties && typeof s.additionalProperties === 'object') {
     // A record (z.record): a few entries whose names follow propertyNames.
     const key = s.propertyNames ? stringOf(fc, s.propertyNames as Schema) : fc.string({ minLength: 1, maxLength: 12 });
-    return fc.dictionary(key as FastCheck.Arbitrary<string>, arbitraryOf(fc, s.additionalProperties as Schema, depth + 1), { maxKeys: depth > 4 ? 0 : 3 });
+    return fc.dictionary(key as Arbitrary<string>, arbitraryOf(fc, s.additionalProperties as Schema, depth + 1), { maxKeys: depth > 4 ? 0 : 3 });
   }
   if (depth > 6) {
-    const minimal: Record<string, FastCheck.Arbitrary<unknown>> = {};
+    const minimal: Record<string, Arbitrary<unknown>> = {};
     for (const n of names) if (required.has(n)) minimal[n] = arbitraryOf(fc, props[n], depth + 1);
     return fc.record(minimal);
   }
-  const model: Record<string, FastCheck.Arbitrary<unknown>> = {};
+  const model: Record<string, Arbitrary<unknown>> = {};
   // `not: {}` declares a property that must be absent.
   for (const n of names) if (!(props[n].not && Object.keys(props[n].not as object).length === 0)) model[n] = arbitraryOf(fc, props[n], depth + 1);
   return fc.record(model, { requiredKeys: names.filter((n) => required.has(n) && n in model) });
 }
 
-function stringOf(fc: FastCheckApi, s: Schema): FastCheck.Arbitrary<string> {
+function stringOf(fc: FastCheckApi, s: Schema): Arbitrary<string> {
   const minLength = (s.minLength as number | undefined) ?? 0;
   const declaredMax = s.maxLength as number | undefined;
   const maxLength = declaredMax ?? Math.max(minLength + LIMIT_TEXT, LIMIT_TEXT);

@@ -9,8 +9,6 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { arbitraryOf, type FastCheckApi, type Schema } from './arbitraries';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 export interface RunOptions {
   fc: FastCheckApi;
   /** The served document (GET /v3/openapi.json). */
