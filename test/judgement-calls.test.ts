@@ -89,13 +89,30 @@ test('f. 5.8 with 5.4: a member who may not open the checklist is refused a due-
   refused(await s.api(KEYS.noperm, 'DELETE', p), 403, 'FORBIDDEN');
 });
 
-test('g. legacy: a member key is refused 403 on webhook routes (v3 5.6); pageSize 11 on /api/checklist/find is 400 (max 10)', async () => {
+test('g. legacy: a member key is refused 403 on webhook routes (v3 5.6); pageSize 11 on /api/checklist/find is 400 (max 10); messages name taskId and ask for names', async () => {
   const hooks = await fetch(`${s.us}/api/web-hook/subscriptions`, { headers: { 'X-API-KEY': KEYS.member } });
   assert.equal(hooks.status, 403);
   const find = await fetch(`${s.us}/api/checklist/find?templateKey=${DEMO.onboarding}&pageSize=11`, { headers: { 'X-API-KEY': KEYS.admin } });
   assert.equal(find.status, 400);
   const ten = await fetch(`${s.us}/api/checklist/find?templateKey=${DEMO.onboarding}&pageSize=10`, { headers: { 'X-API-KEY': KEYS.admin } });
   assert.equal(ten.status, 200);
+  // The status route names the heading by its own parameter, taskId (moved); assign-by-name asks for what it can take (moved).
+  const V2 = { 'X-API-KEY': KEYS.admin, 'X-API-VERSION': '2.0', 'Content-Type': 'application/json' };
+  const taskIdOf = (taskKey: string) =>
+    (s.emu.db.prepare('SELECT t.id FROM tasks t JOIN checklists c ON c.id = t.checklist_id WHERE c.key = ? AND t.key = ?').get(DEMO.janeDoe, taskKey) as { id: number }).id;
+  const status = await fetch(`${s.us}/api/task/status`, { method: 'PUT', headers: V2, body: JSON.stringify({ taskId: taskIdOf(DEMO.tasks.heading), status: 'Complete', modifiedByUserID: 0 }) });
+  assert.equal(status.status, 400);
+  const statusText = ((await status.json()) as { error: string }).error;
+  assert.match(statusText, /^taskId names a heading/);
+  const byName = await fetch(`${s.us}/api/task/assign-by-name`, {
+    method: 'POST',
+    headers: V2,
+    body: JSON.stringify({ taskId: taskIdOf(DEMO.tasks.collectDetails), assigneeNames: ['Alex Kim'], isAssignedExclusively: false, deleteExistingAssignees: false }),
+  });
+  assert.equal(byName.status, 400);
+  const byNameText = ((await byName.json()) as { error: string }).error;
+  assert.match(byNameText, /^assigneeNames\[0\] 'Alex Kim' is ambiguous/);
+  assert.doesNotMatch(byNameText, /\{type, id\}/);
   // A subscription made through v3 lists "source": null (v3's body has no source).
   const made = await s.api(KEYS.admin, 'POST', '/v3/webhooks', { eventType: 'task_completed', targetUrl: 'https://example.test/hook', scope: { type: 'Workspace' } });
   assert.equal(made.status, 201, made.text);
