@@ -43,7 +43,7 @@ const violationShape = lazy(() => z.strictObject({
  * The envelope errorBody writes, as a schema: the OpenAPI error responses and the MCP
  * output schemas are derived from it, and the contract self-check holds refusals to it.
  */
-export const errorEnvelope = (codes?: readonly string[]) =>
+export const errorEnvelope = (codes?: readonly string[], details: z.ZodRawShape = {}) =>
   z.strictObject({
     error: z.strictObject({
       code: codes && codes.length ? z.enum(codes as [string, ...string[]]).describe('Branch on this.') : z.string().describe('Branch on this.'),
@@ -54,6 +54,8 @@ export const errorEnvelope = (codes?: readonly string[]) =>
       retryAfterSeconds: z.number().int().optional().describe('429: seconds until the budget window ends.'),
       violations: z.array(violationShape()).optional().describe('422 TEMPLATE_INVALID: every violation, in document order.'),
       regexMessage: z.string().optional().describe("A Short Text answer refused by the field's regex: the template's message for it."),
+      // What an operation's refusals add (its `refusalDetails`, src/contract/refusals.ts).
+      ...details,
     }),
   });
 

@@ -4,9 +4,8 @@
 import { z } from 'zod';
 import { type Operation } from './operations/define';
 import type { Region } from './context';
-import { partitionOf, refusalsByStatus } from './contract/compile';
+import { compiled, partitionOf, refusalsByStatus } from './contract/compile';
 import { TAGS } from './contract/tags';
-import { errorEnvelope } from './errors';
 import { kindOf } from './contract/coerce';
 
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output' = 'input') => {
@@ -25,7 +24,20 @@ const EXAMPLES: Record<string, unknown> = {
   groupId: 301,
   dataSetKey: '50000000-0000-4000-8000-000000000001',
   type: 'ShortText',
+  fieldKey: '22000000-0000-4000-8000-000000000112',
+  viewKey: '53000000-0000-4000-8000-000000000001',
+  recordKey: '52000000-0000-4000-8000-000000000001',
+  // The fixture has no schedule: the first one created is 1, as is its first run.
+  scheduleId: 1,
+  runId: 1,
 };
+
+/** Where one name means different things by route: the demo fixture's standalone task, Data Set field. */
+const EXAMPLES_UNDER: [RegExp, Record<string, unknown>][] = [
+  [/^\/v3\/tasks\//, { taskKey: '40000000-0000-4000-8000-000000000001' }],
+  [/^\/v3\/data-sets\//, { fieldKey: '51000000-0000-4000-8000-000000000001' }],
+];
+const exampleOf = (path: string, name: string): unknown => EXAMPLES_UNDER.find(([re, ex]) => re.test(path) && name in ex)?.[1][name] ?? EXAMPLES[name];
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -70,7 +82,7 @@ function parameter(op: Operation, name: string, where: 'path' | 'query') {
   const s = op.input[name] as z.ZodType;
   const schema = where === 'query' && kindOf(s) === 'boolean' ? queryBooleanSchema(describeOf(s)) : jsonSchema(s);
   const description = describeOf(s) ?? (schema.description as string | undefined) ?? name;
-  const example = where === 'path' ? EXAMPLES[name] : undefined;
+  const example = where === 'path' ? exampleOf(op.path, name) : undefined;
   return {
     name,
     in: where,
@@ -95,7 +107,7 @@ function errorResponses(op: Operation) {
     out[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Refused'}: ${list.join(', ')}`,
       headers: status === 429 ? { ...COMMON_HEADERS, ...BUDGET_HEADERS, 'Retry-After': header('Seconds until the window ends', 'integer') } : COMMON_HEADERS,
-      content: { 'application/json': { schema: jsonSchema(errorEnvelope(list), 'output') } },
+      content: { 'application/json': { schema: jsonSchema(compiled(op).errorSchema(status), 'output') } },
     };
   }
   return out;
@@ -117,9 +129,9 @@ function operationObject(op: Operation) {
   } else if (part.hasBody) {
     const shape = z.object(Object.fromEntries(part.body.map((k) => [k, op.input[k]])));
     requestBody = {
-      required: !shape.safeParse({}).success,
+      required: !shape.safeParse({}).success || op.bodyRule !== undefined,
       description: 'JSON body',
-      content: { 'application/json': { schema: jsonSchema(shape) } },
+      content: { 'application/json': { schema: { ...jsonSchema(shape), ...op.bodyRule } } },
     };
   }
   const main = op.status ?? 200;
@@ -215,7 +227,7 @@ function documentHead(ops: Operation[], baseUrls: Record<Region, string>) {
       parameters: {
         XRequestId: { name: 'X-Request-Id', in: 'header', required: false, description: 'Your own request id (1 to 128 of letters, digits and - _ . : + / =); echoed back, otherwise one is generated (spec v3 4.1 rule 9).', schema: { type: 'string', maxLength: 128 } },
         XSvcTimezone: { name: 'X-SVC-Timezone', in: 'header', required: false, description: 'IANA or Windows zone for text written at change time (spec v3 4.1 rule 7).', schema: { type: 'string' }, example: 'Europe/Berlin' },
-        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'The same key with the same request within 24 hours returns the first answer (spec v3 4.1 rule 12).', schema: { type: 'string', maxLength: 255 } },
+        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'The same key with the same request within 24 hours returns the first answer (spec v3 4.1 rule 12).', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } },
       },
       headers: {
         'X-Request-Id': header('The request id (spec v3 4.1 rule 9).'),

@@ -52,7 +52,7 @@ const SKIPS: { match: string; reason: string }[] = [
   { match: 'git clone <this repository>', reason: 'install from a tarball or a path: test/package.test.ts packs, installs offline and runs the examples there (.ci/run)' },
   { match: 'npm install --save-dev', reason: 'install from a tarball or a path: test/package.test.ts (.ci/run)' },
   { match: 'npm run build && cp dist/wfe', reason: 'builds the single executable and copies it to /usr/local/bin: test/sea.test.ts runs it (.ci/run)' },
-  { match: 'npx openapi-typescript', reason: 'openapi-typescript on the served document: test/openapi-clients.test.ts runs it on the same document' },
+  { match: 'npx -y -p openapi-typescript@7 -p typescript@5', reason: 'fetches both from the npm registry: test/openapi-clients.test.ts and test/contract-refusal-bodies.test.ts run the installed openapi-typescript (TypeScript 5) on the same document; the pins are checked there' },
   { match: 'npx wfe backup --db /srv', reason: 'paths of a self-hosted server: test/store tests run wfe backup and restore on temporary files; here the flags are checked against --help' },
   { match: 'npx wfe restore --db /srv', reason: 'as backup above; flags checked against --help' },
   { match: 'npm ci', reason: 'installs the checkout: .ci/run starts from npm ci' },

@@ -124,10 +124,10 @@ test('4.4 upgrade_checklists: every row of the problem table refuses the whole r
   const c = await k.start(t.key, 'one', undefined, 1);
   const queuedBefore = (await k.control('GET', '/_emulator/upgrades')).body.queued;
   const guids = (n: number) => Array.from({ length: n }, (_, i) => `30000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-  // no body (and `{}`, the same nothing)
+  // no body: no field; `{}` is the "neither" row (issue 39 a)
   refused(await s.api(KEYS.admin, 'POST', path(t.key)), 400, 'VALIDATION_ERROR');
   assert.equal((await s.api(KEYS.admin, 'POST', path(t.key))).body.error.field, undefined);
-  refused(await k.upgrade(t.key, {}), 400, 'VALIDATION_ERROR');
+  refused(await k.upgrade(t.key, {}), 400, 'VALIDATION_ERROR', 'checklistKeys');
   refused(await k.upgrade(t.key, { checklistKeys: [c], all: true }), 400, 'VALIDATION_ERROR', 'all');
   refused(await k.upgrade(t.key, { version: 2 }), 400, 'VALIDATION_ERROR', 'checklistKeys');
   refused(await k.upgrade(t.key, { all: false }), 400, 'VALIDATION_ERROR', 'checklistKeys');

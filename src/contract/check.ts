@@ -1,9 +1,11 @@
 // The contract self-check (on in the test suite): every success body must match the
-// operation's declared output schema, every refusal a declared status and code. A
+// operation's declared output schema, every refusal a declared status and code, and its
+// body the declared error schema of that status (the OpenAPI error response and the MCP
+// tool's error envelope, so a member a generated client would drop is caught here). A
 // mismatch is answered 500 CONTRACT_VIOLATION so the test that caused it fails there.
-import { ApiError } from '../errors';
+import { ApiError, errorBody } from '../errors';
 import type { Operation } from '../operations/define';
-import { declaresRefusal } from './compile';
+import { compiled, declaresRefusal } from './compile';
 
 export interface ContractViolation {
   operation: string;
@@ -41,5 +43,14 @@ export class ContractChecker {
     if (err.status >= 500) return; // a 500 is a bug whatever the contract says
     if (op.refusals === undefined) return; // not yet declared: the table test reports it
     if (!declaresRefusal(op, err.status, err.code)) this.fail(op, `refusal ${err.status} ${err.code} is not declared`);
+    // The body as it goes on the wire (undefined members dropped), with a stand-in request id.
+    const wire = JSON.parse(JSON.stringify(errorBody(err, 'req_contract_check'), (_k, v) => (v === null ? undefined : v)));
+    const r = compiled(op).errorSchema(err.status).safeParse(wire);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      const where = i.path.join('.') || '(body)';
+      const keys = i.code === 'unrecognized_keys' ? ` (${i.keys.join(', ')})` : '';
+      this.fail(op, `refusal ${err.status} ${err.code} body, ${where}: ${i.message}${keys}`);
+    }
   }
 }

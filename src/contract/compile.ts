@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Operation } from '../operations/define';
 import { partitionFor, type Partition } from './partition';
-import { refusalsFor } from './refusals';
+import { refusalDetailsFor, refusalsFor } from './refusals';
+import { errorEnvelope } from '../errors';
 import { coercerOf, type Coercer } from './coerce';
 import { toolDefFor, type ToolDef } from './tool';
 
@@ -14,6 +15,8 @@ export class CompiledOperation {
   private _refusals?: Map<number, Set<string>>;
   private _input?: z.ZodObject;
   private _tool?: ToolDef;
+  private _details?: Map<number, z.ZodRawShape>;
+  private readonly errorSchemas = new Map<number, z.ZodType>();
   private readonly coercers = new Map<string, Coercer>();
 
   constructor(readonly op: Operation) {}
@@ -26,6 +29,18 @@ export class CompiledOperation {
   /** Every refusal, the path's derived ones included, by status. */
   get refusals(): Map<number, Set<string>> {
     return (this._refusals ??= refusalsFor(this.op));
+  }
+
+  /** What the refusals of each status carry beyond the envelope's own members (`refusalDetails`). */
+  get refusalDetails(): Map<number, z.ZodRawShape> {
+    return (this._details ??= refusalDetailsFor(this.op));
+  }
+
+  /** The declared error body of a status: its codes and details (the OpenAPI response; the self-check holds refusals to it). */
+  errorSchema(status: number): z.ZodType {
+    let s = this.errorSchemas.get(status);
+    if (!s) this.errorSchemas.set(status, (s = errorEnvelope([...(this.refusals.get(status) ?? [])].sort(), this.refusalDetails.get(status))));
+    return s;
   }
 
   /** The validator of the merged input (path, query and body, or a tool's arguments). */

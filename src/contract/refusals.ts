@@ -1,5 +1,6 @@
 // Every refusal an operation can give: its own (declared in the table) plus the
 // pipeline's, derived from the operation's other facts so nobody restates them.
+import type { z } from 'zod';
 import { isWrite, type Operation, type Refusal } from '../operations/define';
 
 /** Refusals of the shared request path (spec v3 4.1, 5, 7, 8) that any v3 operation can give. */
@@ -44,3 +45,22 @@ export function refusalsFor(op: Operation): Map<number, Set<string>> {
   }
   return m;
 }
+
+/**
+ * What the operation's refusals carry beyond the envelope's own members, merged by status: the
+ * OpenAPI error response of a status and its MCP tool's output schema declare them (optional,
+ * since another refusal of the same status does not carry them), and the self-check holds
+ * every refusal body to that declaration (src/contract/check.ts).
+ */
+export function refusalDetailsFor(op: Operation): Map<number, z.ZodRawShape> {
+  const m = new Map<number, z.ZodRawShape>();
+  for (const [refusal, shape] of Object.entries(op.refusalDetails?.() ?? {})) {
+    const status = Number(refusal.slice(0, refusal.indexOf(' ')));
+    const optional = Object.fromEntries(Object.entries(shape ?? {}).map(([k, s]) => [k, (s as z.ZodType).optional()]));
+    m.set(status, { ...(m.get(status) ?? {}), ...optional });
+  }
+  return m;
+}
+
+/** Every status's details together: an MCP tool's one error envelope holds them all. */
+export const allRefusalDetails = (details: Map<number, z.ZodRawShape>): z.ZodRawShape => Object.assign({}, ...details.values()) as z.ZodRawShape;

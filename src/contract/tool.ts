@@ -22,7 +22,7 @@ export interface ToolDef {
 
 type Js = Record<string, unknown>;
 
-const IDEMPOTENCY_ARG = z.string().max(255).optional().describe('Makes a retry safe: the same key and arguments within 24 hours answer the first result again (_meta.idempotentReplay).');
+const IDEMPOTENCY_ARG = z.string().min(1).max(255).optional().describe('Makes a retry safe: the same key and arguments within 24 hours answer the first result again (_meta.idempotentReplay).');
 
 /**
  * Whether the tool takes `idempotencyKey` (spec v3 4.6 rule 4): every write whose REST route

@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, SET, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { cursor, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
+import { commaListPattern, cursor, given, notClearable, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';
@@ -23,7 +23,7 @@ const checklistOperation = defineWith({
   fidelity: mixed('4.7', 'docs/checklists.md', 'request and response bodies and filters beyond templateKey and status (4.7: not shown)'),
   budget: 'standard',
 });
-const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
+const statusFilter = () => z.string({ error: 'must be a comma-separated list of Scheduled, InProgress, Complete' }).meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }).optional().describe('comma-separated Scheduled, InProgress, Complete; case, spaces, hyphens and underscores ignored');
 
 const listFilters = lazy(() => ({
   templateKey: guid('a template key (GUID)').optional().describe('Only checklists of this template (GUID); a key naming no template of the workspace is 404 TEMPLATE_NOT_FOUND'),
@@ -60,7 +60,7 @@ export const checklistOperations = [
     input: () => ({
       ...listFilters(),
       status: z
-        .union([z.string(), z.array(z.string({ error: 'must be a status name' }))], { error: 'must be a status name or an array of them' })
+        .union([z.string().meta({ pattern: commaListPattern(['Scheduled', 'InProgress', 'Complete']) }), z.array(z.enum(['Scheduled', 'InProgress', 'Complete'], { error: 'must be a status name' })).meta({ minItems: 1 })], { error: 'must be a status name or an array of them' })
         .optional()
         .describe('Scheduled, InProgress, Complete: comma-separated string or array'),
       fields: z
@@ -79,7 +79,20 @@ export const checklistOperations = [
                 .describe('What to compare with; required by every operator except isEmpty and isNotEmpty, which refuse it'),
             },
             { error: 'must be an object {fieldKey or fieldName, operator?, value?}' },
-          ),
+          )
+            .refine((f) => (f.fieldKey === undefined) !== (f.fieldName === undefined), { error: 'must have either fieldKey or fieldName, not both and not neither.' })
+            // The same rule, and the domain's operator rule (src/domain/checklists/search.ts), for the document.
+            .meta({
+              allOf: [
+                { oneOf: [{ required: ['fieldKey'] }, { required: ['fieldName'] }] },
+                {
+                  anyOf: [
+                    { required: ['operator'], properties: { operator: { enum: ['isEmpty', 'isNotEmpty'] } }, not: given('value') },
+                    { required: ['value'], properties: { operator: { not: { enum: ['isEmpty', 'isNotEmpty'] } } } },
+                  ],
+                },
+              ],
+            }),
           { error: 'must be an array of field conditions' },
         )
         .min(1, { error: 'must hold at least one field condition' })
@@ -135,7 +148,7 @@ export const checklistOperations = [
     description: 'A value sets, null clears (dueDateTime only), an omitted property is unchanged.',
     input: () => ({
       checklistKey: checklistKey(),
-      name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      name: notClearable(trimmedName()).optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears'),
     }),
     output: checklist,

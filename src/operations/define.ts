@@ -70,12 +70,25 @@ export interface Operation<S extends z.ZodRawShape = z.ZodRawShape> {
   query?: (keyof S & string)[];
   /** The whole JSON body is this one property (a template document); MCP takes it under the same name. */
   bodyAs?: keyof S & string;
+  /**
+   * Rules across the body's properties that the server enforces (exactly one of two, one only
+   * with another), as JSON Schema keywords added to the request body's schema in the document
+   * (`not`, `anyOf`, `dependentRequired`). Property schemas cannot say them; the domain checks
+   * them, and test/contract-body-rules.test.ts holds the server to each rule both ways.
+   */
+  bodyRule?: Record<string, unknown>;
   /** The success body (the main status's); absent only when that status is 204. */
   output?: z.ZodType;
   /** The success body's media type when it is not JSON (the CSV export: text/csv). */
   contentType?: string;
   /** Refusals the operation itself gives (the pipeline's are derived). */
   refusals?: Refusal[];
+  /**
+   * Properties a refusal's error object carries beyond the envelope's own (spec v3 7: "extra members
+   * by case"), by the refusal that carries them, e.g. `{'409 CONFLICT': {templates: ...}}`; each is
+   * optional in the declared envelope of that status. A thunk, built with the document or the check.
+   */
+  refusalDetails?: () => Partial<Record<Refusal, z.ZodRawShape>>;
   /** Success answers besides the main one, with the headers they carry. */
   otherSuccess?: OtherSuccess[];
   budget: Budget;
@@ -152,6 +165,21 @@ export const REMOVE = { readOnlyHint: false, idempotentHint: true, destructiveHi
 /** The operation with `facts` added or replaced; its shapes stay unbuilt (a spread would build them). */
 export const withFacts = (op: Operation, facts: Partial<Operation>): Operation =>
   Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(op), ...Object.getOwnPropertyDescriptors(facts) }) as Operation;
+
+/**
+ * Set (to true) on the raw input of a REST request that sent no body at all, so an operation
+ * that answers "no body" apart from an empty object can tell (spec v3 4.4 upgrade: "no body" and
+ * "neither" are different rows). A symbol: input validation and request hashing never see it.
+ */
+export const NO_BODY: unique symbol = Symbol('no body');
+
+/**
+ * On the raw input of a REST request whose body could not be read as a JSON object: the 400 it
+ * gets, thrown after the key's kind and the operation's `refuseFirst` (spec v3 4.4 rule 5: "a
+ * write refused for permission is refused before the document is read"; 5.6: webhook routes
+ * refuse before any lookup), so a permission refusal never depends on the body.
+ */
+export const BAD_BODY: unique symbol = Symbol('bad body');
 
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 export const isWrite = (op: Operation): boolean => op.method !== 'GET';

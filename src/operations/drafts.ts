@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, Reply, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { guid } from './schemas';
+import { given, guid } from './schemas';
 import { page } from './shapes/common';
 import { commitStatus, draft, draftRow, validationResult } from './shapes/templates';
 import { versionArg } from './templates';
@@ -29,6 +29,8 @@ export const draftOperations = [
       document: z.unknown().optional().describe('Start from this template document (any JSON; validate before committing); not with templateKey'),
     }),
     output: draft,
+    // The domain's rules (src/domain/drafts): templateKey or document, not both; version only with templateKey.
+    bodyRule: { not: given('templateKey', 'document'), dependentRequired: { version: ['templateKey'] } },
     refusals: ['404 TEMPLATE_NOT_FOUND', '403 FORBIDDEN'],
     annotations: CREATE,
     status: 201,

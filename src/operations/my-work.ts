@@ -4,7 +4,11 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, documented, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, pageSizeStrict, queryBool, text } from './schemas';
+import { cursor, guid, pageSizeStrict, queryBool, sortArg, text } from './schemas';
+import { STATUSES } from '../domain/mywork/status';
+import { NAMING_RULE } from './tasks/naming';
+import { SORT_FIELDS } from '../domain/mywork/query';
+import { VIEW_SORT_FIELDS } from '../domain/mywork/view-input';
 import { endSnoozeResult, savedView, snoozeResult, workPage } from './shapes/my-work';
 import { listMyWork } from '../domain/mywork/list';
 import { endSnoozeTasks, MAX_SNOOZE_TASKS, snoozeTasks } from '../domain/mywork/snooze';
@@ -15,7 +19,7 @@ import { lazy } from '../lazy';
 const myWorkOperation = defineWith({ tag: 'Tasks grid', budget: 'standard' });
 
 const MESSAGE_INSTANT = 'must be an ISO 8601 date and time such as 2026-03-02T09:00:00Z (an offset is honoured; no offset means UTC)';
-const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT });
+const instant = () => z.string({ error: MESSAGE_INSTANT }).refine((v) => parseInstant(v) !== null, { error: MESSAGE_INSTANT }).meta({ format: 'date-time' });
 
 const taskRef = lazy(() => z.object(
   {
@@ -26,6 +30,7 @@ const taskRef = lazy(() => z.object(
     snoozedUntil: z
       .unknown()
       .refine((v) => v === undefined, { error: 'is not accepted per task: one snooze date per call, in snoozedUntil' })
+      .meta({ not: {} })
       .optional()
       .describe('refused: one snooze date per call'),
   },
@@ -38,29 +43,46 @@ const taskRefs = lazy(() => z
 
 const naming = lazy(() => z.object(
   {
-    type: z.string({ error: 'must be TeamMember or Group' }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
-    id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).optional().describe('member or group id'),
-    name: text(500).optional().describe('member full name, member email or group name; ignored when id is given'),
+    type: z.string({ error: 'must be TeamMember or Group' }).meta({ enum: ['TeamMember', 'Group'] }).optional().describe('TeamMember or Group (case-insensitive); required with id'),
+    id: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1, { error: 'must be 1 or more' }).meta({ maximum: 2147483647 }).optional().describe('member or group id'),
+    name: text(500).meta({ pattern: '\\S' }).optional().describe('member full name, member email or group name; ignored when id is given'),
   },
   { error: 'must be {type, id} or {name}' },
-));
+).meta(NAMING_RULE));
 
 const viewKey = () => guid('a saved view key (GUID)').describe('the saved view key');
 
 const viewArgs = lazy(() => ({
-  name: text(200, 'is required: the view name, at most 200 characters').describe('the view name, at most 200 characters (required)'),
-  type: z.string({ error: 'must be Private, UsersGroups or Team' }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
+  name: text(200, 'is required: the view name, at most 200 characters').meta({ minLength: 1, pattern: '\\S' }).describe('the view name, at most 200 characters (required)'),
+  type: z.string({ error: 'must be Private, UsersGroups or Team' }).meta({ enum: ['Private', 'UsersGroups', 'Team'] }).optional().describe('Private (default), UsersGroups or Team; Core is refused. Team and UsersGroups need an Administrator'),
   search: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1,000 characters' }).optional().describe('at most 1,000 characters; stored and returned, applied by nothing in the API'),
-  statuses: z.array(z.string({ error: 'must be a status name' }), { error: 'must be an array of status names' }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
+  statuses: z.array(z.string({ error: 'must be a status name' }).meta({ enum: [...STATUSES] }), { error: 'must be an array of status names' }).meta({ minItems: 1 }).max(8, { error: 'must name at most 8 statuses' }).optional().describe('status names (Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed); omit for the four open ones; an empty list is refused'),
   allTemplates: z.boolean({ error: 'must be true or false' }).optional().describe('every template; when omitted, true if no templates are named, false otherwise; true with templates named is refused'),
   templates: z.array(guid('a template key (GUID)'), { error: 'must be an array of template keys' }).max(500, { error: 'must name at most 500 templates' }).optional().describe('template keys; duplicates dropped'),
   includeStandalone: z.boolean({ error: 'must be true or false' }).optional().describe('include standalone tasks; default true'),
   allAssignees: z.boolean({ error: 'must be true or false' }).optional().describe('everyone\'s tasks; default false (false with no assignees means the reading member); true with assignees named is refused'),
   includeUnassigned: z.boolean({ error: 'must be true or false' }).optional().describe('include tasks assigned to nobody; default false'),
   assignees: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('people and groups, {type, id} or {name}; an ambiguous name is refused'),
-  sort: z.string({ error: 'must be a sort expression' }).optional().describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
+  sort: sortArg([...VIEW_SORT_FIELDS]).describe('name, status, dueDateTime, checklistName, templateName, assignees, commentCount or tags, optionally with :asc or :desc; default dueDateTime:asc'),
   visibleTo: z.array(naming(), { error: 'must be an array of {type, id} or {name}' }).max(100, { error: 'must name at most 100 people or groups' }).optional().describe('who may use a UsersGroups view ({type, id} or {name}; a group shares with whoever is in it); refused on other types'),
 }));
+
+const ID = '[1-9][0-9]{0,8}';
+const ASSIGNEE_TERM = `(me|unassigned|TeamMember:${ID}|Group:${ID})`;
+const ASSIGNEE_PATTERN = `^(all|${ASSIGNEE_TERM}(,${ASSIGNEE_TERM})*)$`;
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const GUID_LIST_PATTERN = `^${GUID}(,${GUID})*$`;
+
+/** The saved view's rules across arguments (4.6 create_my_work_view; src/domain/mywork/view-input.ts), for the document. */
+const VIEW_RULES = {
+  not: {
+    anyOf: [
+      { required: ['allTemplates', 'templates'], properties: { allTemplates: { const: true }, templates: { minItems: 1 } } },
+      { required: ['allAssignees', 'assignees'], properties: { allAssignees: { const: true }, assignees: { minItems: 1 } } },
+    ],
+  },
+  dependentSchemas: { visibleTo: { required: ['type'], properties: { type: { const: 'UsersGroups' } } } },
+};
 
 export const myWorkOperations = [
   myWorkOperation({
@@ -75,16 +97,17 @@ export const myWorkOperations = [
       'Row action: use the checklist task tools when isStandalone is false (with the row key and checklist.key), the standalone task routes when true. ' +
       'Send every other argument unchanged with `after`; a cursor used with a different query or by a different member is refused.',
     input: () => ({
-      status: z.string({ error: 'must be a comma-separated list of statuses' }).optional().describe(
+      status: z.string({ error: 'must be a comma-separated list of statuses' }).meta({ pattern: `^(all|(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*)$` }).optional().describe(
         'comma-separated from Incomplete, Complete, NotApplicable, DueToday, Overdue, Halted, DueInFuture, Snoozed, or all. Default: Incomplete, DueInFuture, DueToday, Overdue. DueToday and DueInFuture are judged against the end of the day in the member\'s zone or X-SVC-Timezone',
       ),
-      assignee: z.string({ error: 'must be a comma-separated list of assignees' }).optional().describe(
+      // The forms src/domain/mywork/assignee.ts reads (it also takes any letter case and spaces); ids must name someone.
+      assignee: z.string({ error: 'must be a comma-separated list of assignees' }).meta({ pattern: ASSIGNEE_PATTERN }).optional().describe(
         'me (default; includes tasks assigned to my groups), all (cannot combine), unassigned, TeamMember:<id>, Group:<id>, comma-separated. Widening does not widen what the member may see',
       ),
-      template: z.string({ error: 'must be comma-separated template keys' }).optional().describe('comma-separated template keys; narrows checklist tasks only'),
-      checklist: z.string({ error: 'must be comma-separated checklist keys' }).optional().describe('comma-separated checklist keys: their tasks and the standalone tasks attached to them'),
+      template: z.string({ error: 'must be comma-separated template keys' }).meta({ pattern: GUID_LIST_PATTERN }).optional().describe('comma-separated template keys; narrows checklist tasks only'),
+      checklist: z.string({ error: 'must be comma-separated checklist keys' }).meta({ pattern: GUID_LIST_PATTERN }).optional().describe('comma-separated checklist keys: their tasks and the standalone tasks attached to them'),
       includeStandalone: queryBool().describe('include standalone tasks; default true (on REST only `true` switches it on once sent)'),
-      sort: z.string({ error: 'must be a sort expression' }).optional().describe(
+      sort: sortArg([...SORT_FIELDS]).describe(
         'dueDateTime, name, checklistName, templateName or commentCount with :asc or :desc; default dueDateTime:asc; tasks with no due date sort last in both directions',
       ),
       after: cursor().describe('the previous page\'s nextCursor'),
@@ -174,6 +197,7 @@ export const myWorkOperations = [
       'Saves a view of the Tasks grid. Anyone may save a Private view; Team or UsersGroups needs a workspace Administrator. Not idempotent without a key (MCP: the idempotencyKey argument; a replay is marked _meta.idempotentReplay).',
     input: viewArgs,
     output: savedView,
+    bodyRule: VIEW_RULES,
     refusals: ['403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND'],
     annotations: CREATE,
     actor: 'member',
@@ -191,6 +215,7 @@ export const myWorkOperations = [
       'A replacement: every omitted argument returns to its default (type Private). Core views cannot be written. A member may change the Private and UsersGroups views they created; an Administrator may change any; the author is kept.',
     input: () => ({ viewKey: viewKey(), ...viewArgs() }),
     output: savedView,
+    bodyRule: VIEW_RULES,
     refusals: ['403 FORBIDDEN', '404 VIEW_NOT_FOUND', '404 TEMPLATE_NOT_FOUND'],
     annotations: REPLACE,
     actor: 'member',

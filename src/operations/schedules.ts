@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
+import { commaListPattern, cursor, guid, notClearable, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
 import { RUN_STATUSES, listRuns, skipRun, startRunNow } from '../domain/schedules/runs';
@@ -111,10 +111,10 @@ export const scheduleOperations = [
       'PATCH (4.1 rule 8): only what is sent changes; `recurrence: null` makes it a single run. A change of template, zone, start or recurrence re-plans the runs still to come (their ids change; runs that happened stay). Needs Schedule.Creator (5.5), and run permission on a new template.',
     input: () => ({
       scheduleId: scheduleId(),
-      name: name().nullable().optional().describe('a new name (also of the Scheduled checklist of the next run)'),
-      templateKey: guid('a template key (GUID)').nullable().optional().describe('a new template'),
-      timeZone: timeZone().nullable().optional().describe('a new IANA time zone; the start keeps its wall clock'),
-      startDateTime: startDateTime().nullable().optional().describe('a new start, wall clock in the zone; not in the past'),
+      name: notClearable(name()).optional().describe('a new name (also of the Scheduled checklist of the next run)'),
+      templateKey: notClearable(guid('a template key (GUID)')).optional().describe('a new template'),
+      timeZone: notClearable(timeZone()).optional().describe('a new IANA time zone; the start keeps its wall clock'),
+      startDateTime: notClearable(startDateTime()).optional().describe('a new start, wall clock in the zone; not in the past'),
       recurrence: recurrence().nullable().optional().describe('a new recurrence, replacing the whole of the old one; null: one run only'),
     }),
     output: schedule,
@@ -143,7 +143,7 @@ export const scheduleOperations = [
       "Runs that happened (Started, Skipped, Failed) and the next ones to come (Upcoming, up to 10 ahead), each with `scheduledDateTime` as wall clock in the schedule's zone beside `scheduledDateTimeUtc` (4.1 rule 6). Paged (4.1 rule 11). Needs Schedule.Viewer or Schedule.Creator (5.4).",
     input: () => ({
       scheduleId: scheduleId(),
-      status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
+      status: z.string({ error: `must be a comma-separated list of ${RUN_STATUSES.join(', ')}` }).meta({ pattern: commaListPattern(RUN_STATUSES) }).optional().describe(`comma-separated ${RUN_STATUSES.join(', ')}`),
       sort: sortArg(['scheduledDateTime']).describe('scheduledDateTime, optionally with :asc or :desc; default ascending'),
       after: cursor(),
       pageSize: pageSizeStrict(),

@@ -4,11 +4,10 @@
 // the REST transport according to the schema's type (transports/web/coerce.ts); MCP
 // arguments arrive typed.
 import { z } from 'zod';
-import { isGuid } from '../ids';
 import { parseInstant } from '../domain/tasks/field-values';
 
-/** GUID key (spec v3 2.1): `what` names the kind of key, e.g. 'a template key (GUID)'. */
-export const guid = (what = 'a GUID') => z.string({ error: `must be ${what}` }).refine(isGuid, { error: `must be ${what}` });
+/** GUID key (spec v3 2.1): `what` names the kind of key, e.g. 'a template key (GUID)'. Declared `format: uuid`, as keys are in answers. */
+export const guid = (what = 'a GUID') => z.guid({ error: `must be ${what}` });
 /** The same, under the name of its kind. */
 export const guidKey = guid;
 
@@ -32,7 +31,9 @@ export const instant = () =>
   z
     .string({ error: INSTANT })
     .refine((v) => parseInstant(v) !== null, { error: INSTANT })
-    .transform((v) => parseInstant(v)!);
+    .transform((v) => parseInstant(v)!)
+    // Declared as RFC 3339 date-time, what a client should send; the parser also takes an instant without offset (UTC).
+    .meta({ format: 'date-time' });
 export const instantInput = instant;
 
 const TAG_NAME = 'must be a tag name of 1 to 100 characters';
@@ -41,7 +42,27 @@ export const tagName = () =>
   z
     .string({ error: TAG_NAME })
     .refine((s) => s.trim().length > 0 && s.trim().length <= 100, { error: TAG_NAME })
+    // Declared as what always passes: 1 to 100 characters, not only spaces (surrounding spaces are trimmed and not counted).
+    .meta({ minLength: 1, maxLength: 100, pattern: '\\S' })
     .describe('a tag name (case-insensitive), 1 to 100 characters');
+
+/** The canonical spelling of a comma-separated list of `names`, as a JSON Schema pattern (parsers may accept more: case, spaces). */
+export const commaListPattern = (names: readonly string[]) => `^(${names.join('|')})(,(${names.join('|')}))*$`;
+
+/** Base64 text (spec v3 4.1 rule 1: a file's bytes in the JSON body), as the decoders accept it. */
+export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$';
+
+/**
+ * A JSON Schema that holds when every one of `names` is given: for `not` in a declared rule
+ * (the properties named, so linters see them defined where they are required).
+ */
+export const given = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((n) => [n, {}])) });
+
+/**
+ * A PATCH property that cannot be cleared: null reaches the domain, which refuses it with its own
+ * words ("cannot be cleared"); the document says null is not accepted.
+ */
+export const notClearable = <T extends z.ZodType>(s: T) => s.nullable().meta({ not: { type: 'null' } });
 
 export const positiveInt = (what: string) =>
   z.number({ error: `must be an integer (${what})` }).int({ error: `must be an integer (${what})` }).min(1, { error: `must be 1 or more (${what})` });
@@ -57,8 +78,19 @@ export const pageSizeLenient = () => z.unknown().optional().describe('1 to 100, 
 
 export const cursor = () =>
   z.string({ error: 'must be a cursor from nextCursor' }).optional().describe('the previous page\'s nextCursor; valid only with the same filters, sort and pageSize');
-export const sortArg = (fields: string[]) =>
-  z.string({ error: 'must be a sort expression' }).optional().describe(`one of ${fields.join(', ')}, optionally with :asc or :desc`);
+/**
+ * `field`, `field:asc` or `field:desc` of the named fields (spec v3 4.1 rule 11), refused with the
+ * domain's message (src/domain/paging.ts parseSort). Letter case and spaces are ignored; the
+ * document's pattern (the regex without its `i` flag) shows the fields as they are spelled.
+ */
+export const sortArg = (fields: string[]) => {
+  const error = `must be one of ${fields.join(', ')}, optionally followed by :asc or :desc.`;
+  return z
+    .string({ error })
+    .regex(new RegExp(`^\\s*(${fields.join('|')})\\s*(:\\s*(asc|desc)\\s*)?$`, 'i'), { error })
+    .optional()
+    .describe(`one of ${fields.join(', ')}, optionally with :asc or :desc`);
+};
 export const search = () => text(1000).optional().describe('case-insensitive substring');
 
 /** Tags to apply (EMULATOR.md: `{"tags": ["name", ...]}` on a checklist, task or standalone task): 1 to 50 names. */
@@ -70,4 +102,6 @@ export const trimmedName = () =>
   z
     .string({ error: 'must be a string' })
     .refine((s) => s.trim().length > 0, { error: 'must not be empty' })
-    .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' });
+    .refine((s) => s.trim().length <= 255, { error: 'must be at most 255 characters' })
+    // Declared as what always passes: 1 to 255 characters, not only spaces.
+    .meta({ minLength: 1, maxLength: 255, pattern: '\\S' });

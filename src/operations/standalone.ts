@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { guid, instant, tagList, text, trimmedName } from './schemas';
+import { guid, instant, notClearable, tagList, text, trimmedName } from './schemas';
 import { standaloneDetail } from './shapes/tasks';
 import { namingEntry } from './tasks/naming';
 import {
@@ -72,7 +72,7 @@ export const standaloneOperations = [
     description: 'name, description, dueDateTime: a value sets, null clears (description, dueDateTime), omitted is unchanged. Needs Task.Creator; a workspace key changes only the tasks it raised.',
     input: () => ({
       taskKey: taskKey(),
-      name: trimmedName().nullable().optional().describe('New name, 1 to 255 characters; cannot be cleared'),
+      name: notClearable(trimmedName()).optional().describe('New name, 1 to 255 characters; cannot be cleared'),
       description: description().nullable().optional().describe('New description; null clears'),
       dueDateTime: instant().nullable().optional().describe('New due date (ISO 8601); null clears. Not for a workspace key'),
     }),

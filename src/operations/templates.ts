@@ -5,11 +5,13 @@
 import { z } from 'zod';
 import { CREATE, READ, documented, mixed, REPLACE, REMOVE } from './define';
 import { defineWith } from './define-with';
-import { guid, intBetween, intId, queryBool } from './schemas';
+import { given, guid, intBetween, intId, queryBool } from './schemas';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
 import { templateJsonSchema } from '../domain/schema/template-format';
-import { exportTemplate, getTemplate, listTemplates, listVersions } from '../domain/templates/read';
+import { exportTemplate, findTemplate, findVersion, getTemplate, listTemplates, listVersions } from '../domain/templates/read';
+import { assertCanCreateTemplate, assertCanEditTemplate } from '../domain/access/templates';
+import { isGuid } from '../ids';
 import { copyTemplate, createTemplate, publishTemplateVersion, setTemplateArchived, validateTemplate } from '../domain/templates/write';
 import { listTemplatePermissions, setTemplatePermissions, TEMPLATE_PERMISSIONS } from '../domain/templates/permissions';
 
@@ -107,6 +109,8 @@ export const templateOperations = [
     input: () => ({ document: documentArg('The template document (no ids)'), folder: folderArg().describe('Library folder to file the template in, by name') }),
     query: ['folder'],
     bodyAs: 'document',
+    // 4.4 rule 5: refused for permission before the document is read (an unreadable body too).
+    refuseFirst: (ctx) => assertCanCreateTemplate(ctx),
     output: templateDetail,
     refusals: ['403 FORBIDDEN', '422 TEMPLATE_INVALID'],
     annotations: CREATE,
@@ -139,6 +143,12 @@ export const templateOperations = [
       'The whole document of the new version. Items keep their keys where the document keeps their ids; items without id are new. Rollback: publish an exported older version. Answers 201 with the template detail of the new version.',
     input: () => ({ key: key(), document: documentArg('The template document of the new version') }),
     bodyAs: 'document',
+    // 4.4 rule 5: refused for permission before the document is read; the template is looked up first (5.10).
+    refuseFirst: (ctx, raw) => {
+      if (!isGuid(raw.key)) return; // refused by the input check, field key
+      const t = findTemplate(ctx, raw.key);
+      assertCanEditTemplate(ctx, t, findVersion(ctx, t).name, 'publish a version of it');
+    },
     output: templateDetail,
     refusals: [...LOOKUP, '422 TEMPLATE_INVALID'],
     annotations: CREATE,
@@ -187,7 +197,7 @@ export const templateOperations = [
     summary: 'Archive or unarchive a template',
     fidelity: mixed('4.4', 'docs/template-document.md', 'the response body (4.4 rule 4: not shown)'),
     description:
-      'REST: POST archives, DELETE unarchives. The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
+      'Both routes in one tool: POST /v3/templates/{key}/archive archives, DELETE /v3/templates/{key}/archive unarchives (spec v3 4.4). The tool takes `archived` (true archives, false unarchives; default true). Administrators or the workspace key only. Answers the template list row.',
     input: () => ({ key: key(), archived: z.boolean({ error: 'must be true or false' }).optional().describe('true (default): archive; false: unarchive') }),
     output: templateRow,
     refusals: [...LOOKUP],
@@ -243,7 +253,14 @@ export const templateOperations = [
             permission: z
               .enum(TEMPLATE_PERMISSIONS, { error: `must be one of ${TEMPLATE_PERMISSIONS.join(', ')}` })
               .describe('RunAndView, ViewOnly, RunAndViewAssigned or ViewAssignedOnly; the two Assigned values restrict the rule to checklists where the assignee has at least one task'),
-          }),
+          })
+            // src/domain/templates/permissions.ts: assigneeId absent for AllUsers, required otherwise (spec v3 2.5).
+            .meta({
+              anyOf: [
+                { properties: { assigneeType: { const: 'AllUsers' } }, not: given('assigneeId') },
+                { properties: { assigneeType: { enum: ['TeamMember', 'Group'] } }, required: ['assigneeId'] },
+              ],
+            }),
           { error: 'must be an array of permission rules' },
         )
         .max(500, { error: 'must hold at most 500 rules' })

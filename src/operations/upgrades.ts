@@ -1,8 +1,9 @@
 // Template upgrade routes (spec v3 4.4 "List checklist upgrades", "Upgrade checklists") and
 // the checklist links route (docs/upgrades.md "Linked checklists").
 import { z } from 'zod';
-import { READ, Reply, defineOperation, designed, documented, CREATE_REPLACING } from './define';
-import { cursor, guid, pageSizeLenient, pageSizeStrict } from './schemas';
+import { READ, Reply, defineOperation, designed, documented, CREATE_REPLACING, NO_BODY } from './define';
+import { validationError } from '../errors';
+import { cursor, given, guid, pageSizeLenient, pageSizeStrict } from './schemas';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';
@@ -11,6 +12,8 @@ import { checklistActivity } from '../domain/checklists/activity';
 import { checklistActivityPage, checklistLinks as checklistLinksShape, upgradeCandidatePage, upgradeResult as upgradeResultShape } from './shapes/upgrades';
 
 const RETRY_AFTER_SECONDS = 60; // spec v3 8 "upgrade response Retry-After 60"
+
+const NO_BODY_MESSAGE = 'Invalid request body: send checklistKeys (the checklists to upgrade) or all: true (every candidate), and optionally version.';
 
 export const upgradeOperations = [
   defineOperation({
@@ -57,6 +60,13 @@ export const upgradeOperations = [
       version: versionArg().describe('Target version, 1 or more; default latest; older accepted (a rollback)'),
     }),
     output: upgradeResultShape,
+    // Spec v3 4.4: "Send exactly one of checklistKeys and all: true" (src/domain/upgrades/queue.ts).
+    bodyRule: {
+      anyOf: [
+        { required: ['checklistKeys'], not: { required: ['all'], properties: { all: { const: true } } } },
+        { required: ['all'], properties: { all: { const: true } }, not: given('checklistKeys') },
+      ],
+    },
     refusals: ['400 VALIDATION_ERROR', '403 FORBIDDEN', '404 TEMPLATE_NOT_FOUND', '404 CHECKLIST_NOT_FOUND'],
     otherSuccess: [
       {
@@ -67,6 +77,10 @@ export const upgradeOperations = [
     ],
     budget: 'standard',
     annotations: CREATE_REPLACING,
+    // 4.4's table: "no body" is 400 without field; a body naming neither ({} included) is the "neither" row, field checklistKeys (domain/upgrades/queue.ts).
+    refuseFirst: (_ctx, raw) => {
+      if ((raw as Record<symbol, unknown>)[NO_BODY]) throw validationError(NO_BODY_MESSAGE);
+    },
     handler: (ctx, input) => {
       const hook = ctx.hooks.upgrades;
       const result = upgradeChecklists(ctx, input, { delayMs: hook?.delayMs ?? 0 });

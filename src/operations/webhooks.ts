@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, mixed } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, nonEmptyText, pageSizeStrict } from './schemas';
+import { cursor, given, guid, nonEmptyText, pageSizeStrict } from './schemas';
+import { allowedScopes } from '../domain/webhooks/subscriptions';
 import { page } from './shapes/common';
 import { webhook } from './shapes/webhooks';
 import { EVENT_TYPES, SCOPE_TYPES, type EventType } from '../domain/webhooks/events';
@@ -33,7 +34,9 @@ const httpUrl = () =>
         }
       },
       { error: 'must be an absolute http or https URL' },
-    );
+    )
+    // Declared as what the refinement accepts: an absolute URI whose scheme is http or https.
+    .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 export const webhookOperations = [
   webhookOperation({
@@ -77,11 +80,28 @@ export const webhookOperations = [
           },
           { error: 'must be an object {type, key}' },
         )
+        // src/domain/webhooks/v3.ts: key omitted for Workspace, required for the others.
+        .meta({
+          anyOf: [
+            { properties: { type: { const: 'Workspace' } }, not: given('key') },
+            { properties: { type: { enum: SCOPE_TYPES.filter((t) => t !== 'Workspace') } }, required: ['key'] },
+          ],
+        })
         .optional()
         .describe('what to listen to; default Workspace where the event allows it'),
       secret: nonEmptyText(256).optional().describe('signs every delivery: SVC-Signature: sha256=<hex HMAC-SHA256 of the body>; never returned'),
     }),
     output: webhook,
+    // The scopes each event allows (src/domain/webhooks/events.ts, spec v3 6), and a scope required where Workspace is not one.
+    bodyRule: {
+      anyOf: EVENT_TYPES.map((e) => {
+        const scopes: readonly string[] = allowedScopes(e);
+        return {
+          properties: { eventType: { const: e }, scope: { properties: { type: { enum: [...scopes] } } } },
+          ...(scopes.includes('Workspace') ? {} : { required: ['scope'] }),
+        };
+      }),
+    },
     refusals: [],
     annotations: CREATE,
     actor: 'admin',

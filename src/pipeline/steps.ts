@@ -6,7 +6,7 @@ import { makeContext, type Ctx } from '../context';
 import { countsTowardThrottle, type Principal } from '../domain/auth';
 import { addBudgetHeaders, type BudgetState } from '../platform/ratelimit';
 import { zoneFor } from '../domain/timezone';
-import { Reply, isWrite, type Budget, type Operation } from '../operations/define';
+import { BAD_BODY, Reply, isWrite, type Budget, type Operation } from '../operations/define';
 import { iso } from '../clock';
 import { compiled } from '../contract/compile';
 import { V3_RULES, type CallInfo, type Outcome, type Rules } from './types';
@@ -97,6 +97,9 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) throw forbidden(op.adminRefusal ?? 'Only Administrators may use this route.');
   op.refuseFirst?.(ctx, raw);
+  // A body that is not a JSON object, refused now that who may call has been settled (BAD_BODY).
+  const badBody = (raw as Record<symbol, unknown>)[BAD_BODY];
+  if (badBody) throw badBody;
   // The whole-body input is always present, undefined when nothing was sent: REST without a
   // body and a tool call without that argument reach the same checks (spec v3 4.6 rule 2).
   if (op.bodyAs && !(op.bodyAs in raw)) raw = { ...raw, [op.bodyAs]: undefined };

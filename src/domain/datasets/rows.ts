@@ -30,7 +30,8 @@ export interface StoredSort {
   position: number;
 }
 
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+/** A system Data Set's slug (the operation table declares it: src/operations/data-sets/declare.ts). */
+export const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 /** The Data Set named by `ref` (key or system slug), or 404 DATA_SET_NOT_FOUND. `field` names the parameter for a malformed ref. */
 export function findDataSet(ctx: Ctx, ref: string, field = 'dataSetKey'): DataSetRow {

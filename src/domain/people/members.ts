@@ -8,7 +8,9 @@ export function memberView(m: MemberRow) {
   return {
     id: m.id,
     type: 'TeamMember',
-    name: fullName(m),
+    // Spec v3 2.6 lists `name` on every Member; 2.4's omission ("absent for a member recorded with a
+    // surname but no first name") is the Assignee's. A member with only a surname is named by it.
+    name: fullName(m) ?? m.last_name ?? undefined,
     firstName: m.first_name ?? undefined,
     lastName: m.last_name ?? undefined,
     email: m.email ?? undefined,

@@ -12,14 +12,17 @@ import { taskSummary } from './views';
 
 const STATUSES: Record<string, TaskRow['status']> = { incomplete: 'Incomplete', complete: 'Complete', notapplicable: 'NotApplicable' };
 
-/** Comma-separated statuses; case, spaces, hyphens and underscores ignored; empty or unknown refused (field `status`). */
+/**
+ * Comma-separated statuses; case, spaces, hyphens and underscores ignored; empty, unknown, or with an
+ * empty item (`Incomplete,`) refused (field `status`): spec v3 4.3 refuses "an empty status=", and an
+ * empty item names no status either.
+ */
 export function parseStatusFilter(raw: string | undefined): Set<string> | null {
   if (raw === undefined) return null;
   const parts = raw.split(',').map((p) => p.replace(/[\s_-]/g, '').toLowerCase());
   if (parts.every((p) => p === '')) throw validationError('status must not be empty: send Incomplete, Complete or NotApplicable, comma-separated, or leave status out.', 'status');
   const out = new Set<string>();
   for (const p of parts) {
-    if (p === '') continue;
     const s = STATUSES[p];
     if (!s) throw validationError(`status '${raw}' is not valid: use Incomplete, Complete or NotApplicable, comma-separated.`, 'status');
     out.add(s);

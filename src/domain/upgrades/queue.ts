@@ -33,11 +33,8 @@ export interface QueueOptions {
 }
 
 export function upgradeChecklists(ctx: Ctx, input: UpgradeInput, opts: QueueOptions): UpgradeResult {
-  // 400s before anything is looked up (EMULATOR.md). An empty body and `{}` are both "no body":
-  // the transports hand the operation the same nothing for either (docs/upgrades.md).
-  if (input.checklistKeys === undefined && input.all === undefined && input.version === undefined) {
-    throw validationError('Invalid request body: send checklistKeys (the checklists to upgrade) or all: true (every candidate), and optionally version.');
-  }
+  // 400s before anything is looked up (EMULATOR.md). A request with no body at all is refused
+  // before (src/operations/upgrades.ts, spec v3 4.4 "no body"); `{}` names neither: field checklistKeys.
   if (input.checklistKeys !== undefined && input.all === true) {
     throw validationError('Send exactly one of checklistKeys and all: true, not both.', 'all');
   }

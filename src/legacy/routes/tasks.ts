@@ -4,7 +4,7 @@
 // the same: a status set to Complete fires task_completed, a new assignee task_assigned,
 // a comment comment_created. Bodies are validated (400) before anything is looked up (404).
 import type { Ctx } from '../../context';
-import { notFound } from '../../errors';
+import { ApiError, notFound } from '../../errors';
 import { findMember } from '../../domain/people/members';
 import { addComment, prepareComment } from '../../domain/tasks/comments';
 import { answerField } from '../../domain/tasks/fields';
@@ -100,17 +100,35 @@ export function statusLegacy(ctx: Ctx, body: unknown) {
   // Who changed it is the member the request names (0: anonymous); rights are checked as the key.
   const unsettled = { settle: false };
   const actedBy = { onBehalfOf: userId };
-  if (status === 'Complete') {
-    if (t.task.status === 'NotApplicable') t = reloaded(ctx, (c, x) => clearNotApplicable(c, x, unsettled), t);
-    completeTask(ctx, t, actedBy);
-  } else if (status === 'NotApplicable') {
-    if (t.task.status === 'Complete') t = reloaded(ctx, (c, x) => uncompleteTask(c, x, unsettled), t);
-    markNotApplicable(ctx, t, actedBy);
-  } else if (t.task.status === 'Complete') uncompleteTask(ctx, t);
-  else if (t.task.status === 'NotApplicable') clearNotApplicable(ctx, t);
-  else if (t.task.is_heading) completeTask(ctx, t); // a heading has no status: the v3 refusal (400)
+  inLegacyWords(() => {
+    if (status === 'Complete') {
+      if (t.task.status === 'NotApplicable') t = reloaded(ctx, (c, x) => clearNotApplicable(c, x, unsettled), t);
+      completeTask(ctx, t, actedBy);
+    } else if (status === 'NotApplicable') {
+      if (t.task.status === 'Complete') t = reloaded(ctx, (c, x) => uncompleteTask(c, x, unsettled), t);
+      markNotApplicable(ctx, t, actedBy);
+    } else if (t.task.status === 'Complete') uncompleteTask(ctx, t);
+    else if (t.task.status === 'NotApplicable') clearNotApplicable(ctx, t);
+    else if (t.task.is_heading) completeTask(ctx, t); // a heading has no status: the v3 refusal (400)
+  });
   // The full task after the change (legacy 3), its checklist's status included: read afresh.
   return legacyTask(ctx, taskOfId(ctx, taskId));
+}
+
+/**
+ * The v3 domain's refusals in the legacy request's terms (issue 39 g): a task is named here by
+ * `taskId`, not `taskKey`, and a name by a name only (assign-by-name takes no `{type, id}`).
+ */
+function inLegacyWords<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'VALIDATION_ERROR') throw e;
+    let message = e.message.replace(/^taskKey names a heading/, 'taskId names a heading');
+    message = message.replace(/^(assigneeNames\[\d+\])\.name (.*) Name one of them by \{type, id\}\.$/, '$1 $2 Send a fuller name or the e-mail address of the one you mean.');
+    if (message === e.message) throw e;
+    throw bad(message);
+  }
 }
 
 function reloaded(ctx: Ctx, step: (ctx: Ctx, t: TaskTarget) => unknown, t: TaskTarget): TaskTarget {
@@ -166,7 +184,7 @@ export function assignByNameLegacy(ctx: Ctx, body: unknown) {
   const replace = boolProp(b, 'deleteExistingAssignees');
   const named: AssigneeRef[] = [];
   (names as string[]).forEach((n, i) => {
-    const r = resolveNaming(ctx, { name: n }, `assigneeNames[${i}]`);
+    const r = inLegacyWords(() => resolveNaming(ctx, { name: n }, `assigneeNames[${i}]`));
     if (!named.some((o) => o.type === r.type && o.id === r.id)) named.push(r);
   });
   const t = taskOfId(ctx, taskId);

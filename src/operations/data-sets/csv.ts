@@ -4,6 +4,7 @@ import { validationError } from '../../errors';
 import { READ, REPLACE, Reply } from '../define';
 import { RawBody } from '../raw-body';
 import { importResultShape } from '../shapes/data-sets';
+import { BASE64_PATTERN } from '../schemas';
 import { checkCsvSize, contentDisposition, exportCsv, importCsv } from '../../domain/datasets/csv';
 import { v3Full } from '../../domain/datasets/v3';
 import { NOT_FOUND, dataSetKey, dataSetOperation, description, keyOf } from './declare';
@@ -13,7 +14,7 @@ export const csvFile = () =>
     .strictObject(
       {
         name: z.string({ error: 'must be a string' }).max(255, { error: 'must be at most 255 characters' }).optional().describe('The file name; a new Data Set is named after it (without extension) unless name is sent.'),
-        data: z.string({ error: 'must be the CSV file base64-encoded' }).describe('The CSV file (UTF-8, optional byte-order mark, header row of field names), base64-encoded; at most 5 MB decoded.'),
+        data: z.string({ error: 'must be the CSV file base64-encoded' }).meta({ contentEncoding: 'base64', pattern: BASE64_PATTERN }).describe('The CSV file (UTF-8, optional byte-order mark, header row of field names), base64-encoded; at most 5 MB decoded.'),
       },
       { error: 'must be an object {name, data}' },
     )

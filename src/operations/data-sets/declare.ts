@@ -9,6 +9,7 @@ import { pageOf } from '../shapes/data-sets';
 import { cursorScope, paginate } from '../../domain/paging';
 import { FIELD_TYPES } from '../../domain/datasets/field-types';
 import { MAX_DESCRIPTION, MAX_NAME } from '../../domain/datasets/limits';
+import { SLUG } from '../../domain/datasets/rows';
 import { lazy } from '../../lazy';
 
 const NO_TOOL = 'The spec names no MCP tool for Data Sets (spec v3 4.6 lists the tools); Data Sets are REST only.';
@@ -20,13 +21,18 @@ export const dataSetOperation = <S extends z.ZodRawShape>(op: Omit<Declared<S>, 
 
 export const NOT_FOUND = '404 DATA_SET_NOT_FOUND' as const;
 
-export const dataSetKey = () => z.string({ error: 'must be a Data Set key (GUID) or a system Data Set slug' }).describe("The Data Set's key (GUID), or a system Data Set's slug such as countries.");
-export const keyOf = (what: string) => z.string({ error: `must be the ${what} key (GUID)` }).describe(`The ${what}'s key (GUID).`);
-export const name = (what: string) => z.string({ error: 'must be a string' }).max(MAX_NAME, { error: `must be at most ${MAX_NAME} characters` }).describe(`The ${what} name, up to ${MAX_NAME} characters.`);
+// Keys typed as answers type them (format uuid); a built-in Data Set's key or slug is either (spec v3 2.1).
+const KEY_OR_SLUG = "must be a Data Set key (GUID) or a system Data Set's slug";
+export const dataSetKey = () =>
+  z
+    .union([z.guid({ error: KEY_OR_SLUG }), z.string({ error: KEY_OR_SLUG }).regex(SLUG, { error: KEY_OR_SLUG }).describe("A system Data Set's slug")], { error: KEY_OR_SLUG })
+    .describe("The Data Set's key (GUID), or a system Data Set's slug such as countries.");
+export const keyOf = (what: string) => z.guid({ error: `must be the GUID of a ${what} of this Data Set` }).describe(`The ${what}'s key (GUID).`);
+export const name = (what: string) => z.string({ error: 'must be a string' }).max(MAX_NAME, { error: `must be at most ${MAX_NAME} characters` }).meta({ minLength: 1, pattern: '\\S' }).describe(`The ${what} name, up to ${MAX_NAME} characters.`);
 export const description = () => z.string({ error: 'must be a string' }).max(MAX_DESCRIPTION, { error: 'must be at most 1,000 characters' });
 export const fieldType = () => z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }).describe(`The field type: ${FIELD_TYPES.join(', ')} (boolean is True/False).`);
 const cell = lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null()]));
-export const values = () => z.record(z.string(), cell(), { error: 'must be an object keyed by field key' }).describe('Values keyed by field key; each is validated against its field type; empty (null or "") clears.');
+export const values = () => z.record(z.string(), cell(), { error: 'must be an object keyed by field key' }).meta({ propertyNames: { format: 'uuid' } }).describe('Values keyed by field key; each is validated against its field type; empty (null or "") clears.');
 
 export const paging = lazy(() => ({ pageSize: pageSizeStrict().describe('1 to 100, default 50.'), after: cursor().describe('The nextCursor of the previous page.') }));
 

@@ -1,7 +1,7 @@
 // A Data Set's fields (spec v3 4.7): at most 50, names unique, position the only order.
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, REPLACE } from '../define';
-import { dataSetFieldShape } from '../shapes/data-sets';
+import { dataSetFieldShape, linkedTemplatesDetail } from '../shapes/data-sets';
 import { createField, deleteField, getField, listFields, updateField } from '../../domain/datasets/fields';
 import { v3Field } from '../../domain/datasets/v3';
 import { NOT_FOUND, dataSetKey, dataSetOperation, description, fieldType, keyOf, listUnder, name } from './declare';
@@ -71,6 +71,7 @@ export const fieldOperations = [
     description: 'The only field is 400 (one must remain); a field a linked template field shows (Display Field) or maps (Table column) is 409 CONFLICT with `templates`.',
     input: () => ({ dataSetKey: dataSetKey(), fieldKey: keyOf('field') }),
     refusals: ['403 FORBIDDEN', NOT_FOUND, '404 DATA_SET_FIELD_NOT_FOUND', '409 CONFLICT'],
+    refusalDetails: () => ({ '409 CONFLICT': linkedTemplatesDetail() }),
     status: 204,
     annotations: REMOVE,
     handler: (ctx, i) => deleteField(ctx, i.dataSetKey, i.fieldKey),

@@ -63,6 +63,7 @@ export const recordOperations = [
       records: z
         .array(z.object({ values: values().optional() }), { error: 'must be an array of {values}' })
         .max(MAX_RECORDS, { error: `must hold at most ${MAX_RECORDS.toLocaleString('en')} records (a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')})` })
+        .meta({ minItems: 1 })
         .describe('The records, at least one.'),
     }),
     output: bulkResultShape,
@@ -79,7 +80,7 @@ export const recordOperations = [
     summary: 'Delete records in bulk',
     description: 'Deletes the records named (every key must name a record of this Data Set, else nothing is deleted). Raises one data_set.record.deleted per record.',
     input: () => ({ dataSetKey: dataSetKey(), recordKeys: z
-        .array(z.string({ error: 'must be a record key' }), { error: 'must be an array of record keys' })
+        .array(z.guid({ error: 'must be a record key (GUID)' }), { error: 'must be an array of record keys' })
         .max(MAX_RECORDS, { error: `must name at most ${MAX_RECORDS.toLocaleString('en')} keys (a Data Set holds at most ${MAX_RECORDS.toLocaleString('en')} records)` })
         .describe('Keys of the records to delete.') }),
     refusals: ['403 FORBIDDEN', NOT_FOUND, RECORD_NOT_FOUND],

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, REPLACE } from '../define';
 import { queryBool } from '../schemas';
-import { dataSetShape, dataSetSummaryShape, importResultShape, pageOf } from '../shapes/data-sets';
+import { dataSetShape, dataSetSummaryShape, importResultShape, linkedTemplatesDetail, pageOf } from '../shapes/data-sets';
 import { cursorScope, paginate } from '../../domain/paging';
 import { importCsv } from '../../domain/datasets/csv';
 import { createDataSet, deleteDataSet, getDataSet, listDataSets, updateDataSet } from '../../domain/datasets/sets';
@@ -35,6 +35,8 @@ export const setOperations = [
       description: description().optional().describe('Up to 1,000 characters.'),
       fields: z
         .array(z.object({ name: name('field'), type: fieldType(), description: description().optional().describe('Up to 1,000 characters.') }), { error: 'must be an array of {name, type, description}' })
+        // src/domain/datasets/sets.ts: 1 to 50 fields (legacy 8), names unique (not said here: case-insensitive).
+        .meta({ minItems: 1, maxItems: 50 })
         .optional()
         .describe('The fields, 1 to 50, names unique within the Data Set.'),
     }),
@@ -96,6 +98,7 @@ export const setOperations = [
     input: () => ({ dataSetKey: dataSetKey(), force: queryBool().describe('Delete even when template fields link to it; default false.') }),
     query: ['force'],
     refusals: ['403 FORBIDDEN', NOT_FOUND, '409 CONFLICT'],
+    refusalDetails: () => ({ '409 CONFLICT': linkedTemplatesDetail() }),
     status: 204,
     annotations: REMOVE,
     handler: (ctx, i) => deleteDataSet(ctx, i.dataSetKey, i.force === true),

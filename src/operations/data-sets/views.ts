@@ -11,7 +11,7 @@ const filters = () =>
   z
     .array(
       z.object({
-        fieldKey: z.string({ error: 'must be a field key' }).describe('A field of this Data Set.'),
+        fieldKey: z.guid({ error: 'must be a field key (GUID)' }).describe('A field of this Data Set.'),
         operator: z.enum(OPERATORS, { error: `must be one of ${OPERATORS.join(', ')}` }).describe(`One of ${OPERATORS.join(', ')}.`),
         value: z.union([z.string(), z.number(), z.boolean()]).optional().describe('Not used by is_empty and is_not_empty; for in a comma-separated list.'),
       }),
@@ -22,14 +22,14 @@ const sorts = () =>
   z
     .array(
       z.object({
-        fieldKey: z.string({ error: 'must be a field key' }).describe('A field of this Data Set.'),
+        fieldKey: z.guid({ error: 'must be a field key (GUID)' }).describe('A field of this Data Set.'),
         direction: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional().describe('asc (default) or desc.'),
         position: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).optional().describe('Order of this sort among the sorts, lowest first.'),
       }),
       { error: 'must be an array of {fieldKey, direction, position}' },
     )
     .describe('Sorts, applied by position, lowest first.');
-const hiddenFields = () => z.array(z.string({ error: 'must be a field key' }), { error: 'must be an array of field keys' }).describe('Field keys the view hides.');
+const hiddenFields = () => z.array(z.guid({ error: 'must be a field key (GUID)' }), { error: 'must be an array of field keys' }).describe('Field keys the view hides.');
 
 const VIEW_NOT_FOUND = '404 DATA_SET_VIEW_NOT_FOUND' as const;
 

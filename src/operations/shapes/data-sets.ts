@@ -6,7 +6,7 @@ import { lazy } from '../../lazy';
 const cell = lazy(() => z.union([z.string(), z.number(), z.boolean()]));
 
 export const dataSetFieldShape = lazy(() => z.strictObject({
-  key: z.string(),
+  key: z.guid(),
   name: z.string(),
   type: z.enum(['text', 'number', 'date', 'email', 'url', 'boolean']),
   description: z.string().optional(),
@@ -14,16 +14,16 @@ export const dataSetFieldShape = lazy(() => z.strictObject({
 }));
 
 export const dataSetViewShape = lazy(() => z.strictObject({
-  key: z.string(),
+  key: z.guid(),
   name: z.string(),
   isDefault: z.boolean(),
-  filters: z.array(z.strictObject({ fieldKey: z.string(), operator: z.string(), value: z.string().optional() })),
-  sorts: z.array(z.strictObject({ fieldKey: z.string(), direction: z.enum(['asc', 'desc']), position: z.number().int() })),
+  filters: z.array(z.strictObject({ fieldKey: z.guid(), operator: z.string(), value: z.string().optional() })),
+  sorts: z.array(z.strictObject({ fieldKey: z.guid(), direction: z.enum(['asc', 'desc']), position: z.number().int() })),
   hiddenFields: z.array(z.string()),
 }));
 
 const summary = lazy(() => ({
-  key: z.string(),
+  key: z.guid(),
   slug: z.string().optional(),
   name: z.string(),
   source: z.enum(['organisation', 'system']),
@@ -38,17 +38,17 @@ const summary = lazy(() => ({
 export const dataSetSummaryShape = lazy(() => z.strictObject(summary()));
 export const dataSetShape = lazy(() => z.strictObject({ ...summary(), fields: z.array(dataSetFieldShape()), views: z.array(dataSetViewShape()) }));
 
-export const dataSetRecordShape = lazy(() => z.strictObject({ key: z.string(), position: z.number().int(), values: z.record(z.string(), cell()) }));
+export const dataSetRecordShape = lazy(() => z.strictObject({ key: z.guid(), position: z.number().int(), values: z.record(z.string(), cell()) }));
 
 export const dataSetConnectionShape = lazy(() => z.strictObject({
-  templateKey: z.string(),
+  templateKey: z.guid(),
   templateName: z.string(),
-  taskKey: z.string(),
-  fieldKey: z.string(),
+  taskKey: z.guid(),
+  fieldKey: z.guid(),
   fieldLabel: z.string().optional(),
   fieldType: z.string(),
   viewName: z.string().optional(),
-  viewKey: z.string().optional(),
+  viewKey: z.guid().optional(),
   isViewMissing: z.boolean(),
 }));
 
@@ -56,3 +56,10 @@ export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ items: 
 
 export const bulkResultShape = lazy(() => z.strictObject({ mode: z.enum(['append', 'replace']), created: z.number().int(), recordCount: z.number().int() }));
 export const importResultShape = lazy(() => z.strictObject({ status: z.literal('complete'), dataSet: dataSetShape() }));
+
+/** The `templates` of a 409 CONFLICT refusing to delete a Data Set (or one of its fields) that template fields use (legacy 4.8, 7). */
+export const linkedTemplatesDetail = lazy(() => ({
+  templates: z
+    .array(z.strictObject({ key: z.guid().describe('Template key'), name: z.string().describe('Template name') }))
+    .describe('409 CONFLICT (linked): the templates whose fields use it; change or unlink them, or (a Data Set) delete with force=true.'),
+}));

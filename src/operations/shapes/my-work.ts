@@ -6,7 +6,7 @@ import { lazy } from '../../lazy';
 const assignee = lazy(() => z.strictObject({ id: z.number().int(), type: z.enum(['TeamMember', 'Group']), name: z.string().optional() }));
 
 const templateRef = lazy(() => z.strictObject({
-  key: z.string(),
+  key: z.guid(),
   name: z.string(),
   url: z.string(),
   version: z.number().int(),
@@ -15,7 +15,7 @@ const templateRef = lazy(() => z.strictObject({
 }));
 
 export const workItem = lazy(() => z.strictObject({
-  key: z.string(),
+  key: z.guid(),
   name: z.string(),
   status: z.enum(['Incomplete', 'Complete', 'NotApplicable', 'DueToday', 'Overdue', 'Halted', 'DueInFuture', 'Snoozed']),
   isStandalone: z.boolean(),
@@ -30,7 +30,7 @@ export const workItem = lazy(() => z.strictObject({
   completedDateTime: z.string().optional(),
   notApplicableDateTime: z.string().optional(),
   snoozedUntilDateTime: z.string().optional(),
-  checklist: z.strictObject({ key: z.string(), name: z.string(), url: z.string(), template: templateRef() }).optional(),
+  checklist: z.strictObject({ key: z.guid(), name: z.string(), url: z.string(), template: templateRef() }).optional(),
 }));
 
 export const workPage = lazy(() => z.strictObject({
@@ -41,8 +41,8 @@ export const workPage = lazy(() => z.strictObject({
 }));
 
 const snoozeEntry = lazy(() => z.strictObject({
-  key: z.string(),
-  checklistKey: z.string().optional(),
+  key: z.guid(),
+  checklistKey: z.guid().optional(),
   name: z.string(),
   isStandalone: z.boolean(),
   isSnoozed: z.boolean(),
@@ -52,7 +52,7 @@ export const snoozeResult = lazy(() => z.strictObject({ snoozedUntil: z.string()
 export const endSnoozeResult = lazy(() => z.strictObject({ tasks: z.array(snoozeEntry()) }));
 
 export const savedView = lazy(() => z.strictObject({
-  key: z.string(),
+  key: z.guid(),
   name: z.string(),
   type: z.enum(['Core', 'Private', 'UsersGroups', 'Team']),
   isCore: z.boolean(),
@@ -62,7 +62,7 @@ export const savedView = lazy(() => z.strictObject({
   search: z.string().optional(),
   statuses: z.array(z.string()),
   allTemplates: z.boolean(),
-  templates: z.array(z.strictObject({ key: z.string(), name: z.string(), url: z.string() })),
+  templates: z.array(z.strictObject({ key: z.guid(), name: z.string(), url: z.string() })),
   includeStandalone: z.boolean(),
   allAssignees: z.boolean(),
   includeUnassigned: z.boolean(),

@@ -9,7 +9,7 @@ export const member = lazy(() => z
   .strictObject({
     id: intIdOut('Member id'),
     type: z.literal('TeamMember').describe('Assignee type of a member'),
-    name: z.string().optional().describe('Full name "First Last"; absent for a member with a surname but no first name'),
+    name: z.string().optional().describe('Full name "First Last" (the surname alone for a member with no first name, spec v3 2.6); absent only for a member with no name at all'),
     firstName: z.string().optional().describe('First name; absent when none'),
     lastName: z.string().optional().describe('Last name; absent when none'),
     email: z.string().optional().describe('Email; absent when none'),

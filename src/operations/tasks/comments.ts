@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, mixed } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
 import { fileInput } from './inputs';
-import { intId, text } from '../schemas';
+import { given, intId, text } from '../schemas';
 import { namingList } from './naming';
 import { taskOperation, whereText, type WhereKind } from './where';
 
@@ -40,6 +40,11 @@ export const commentOperations = (w: WhereKind): Operation[] => [
       attachment: z.object(fileInput(), { error: 'must be {name, contentType, data}' }).optional().describe('A file attached to the comment'),
     }),
     output: comment,
+    // prepareComment (domain/tasks/comments): html or text, not both; something to say or a file.
+    bodyRule: {
+      not: given('html', 'text'),
+      anyOf: [{ required: ['html'], properties: { html: { pattern: '\\S' } } }, { required: ['text'], properties: { text: { pattern: '\\S' } } }, { required: ['attachment'] }],
+    },
     refusals: ['403 FORBIDDEN'],
     annotations: CREATE,
     status: 201,

@@ -1,11 +1,14 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
-import { READ, REPLACE, REMOVE } from '../define';
+import { READ, REPLACE, REMOVE, mixed } from '../define';
 import { instant } from '../schemas';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
 import { taskOperation, whereText, type WhereKind } from './where';
+
+// 5.8 "any Administrator or Member" read with 5.4's read check, as for assigning (docs/decisions.md, issue 39 f).
+const READS_FIRST = mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'a member who may not open the checklist is refused (5.4 read with 5.8, as for assigning: docs/decisions.md); the request and response bodies');
 
 export const dueDateOperations = (w: WhereKind): Operation[] => [
   taskOperation(w, {
@@ -27,6 +30,7 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     method: 'PUT',
     suffix: '/due-date',
     summary: `Set the due date of ${whereText(w)}`,
+    fidelity: READS_FIRST,
     description:
       'Body {dueDateTime}. Returns the task. A date set by hand is no longer moved by the template\'s rules. The activity entry is written in the X-SVC-Timezone zone, else the member profile zone, else UTC.',
     input: () => ({ dueDateTime: instant().describe('The due date: ISO 8601; Z = UTC, an offset is honoured, no offset = UTC') }),
@@ -41,6 +45,7 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     method: 'DELETE',
     suffix: '/due-date',
     summary: `Clear the due date of ${whereText(w)}`,
+    fidelity: READS_FIRST,
     description: 'Returns the task.',
     input: () => ({}),
     output: task,

@@ -22,6 +22,8 @@ export const readOperations: Operation[] = [
       checklistKey: checklistKeyInput(),
       status: z
         .string({ error: 'must be Incomplete, Complete or NotApplicable, comma-separated' })
+        // The canonical spelling; the parser (src/domain/tasks/list.ts) also ignores case, spaces, hyphens and underscores.
+        .meta({ pattern: '^(Incomplete|Complete|NotApplicable)(,(Incomplete|Complete|NotApplicable))*$' })
         .optional()
         .describe(
           'Comma-separated Incomplete, Complete, NotApplicable; case, spaces, hyphens and underscores ignored. Omitted = every task including headings; any status filter leaves headings out. Any other value, or an empty status=, is refused.',

@@ -13,7 +13,7 @@ import type { Operation } from '../../operations/define';
 import { runCall, type Answer } from '../../pipeline';
 import { startMark } from '../../platform/journal';
 import { partitionOf } from '../../contract/compile';
-import { buildInput } from './rest';
+import { buildInput, inputOrBadBody } from './rest';
 import { declaresBody, readNodeJson } from '../web/body';
 import { errorParts, jsonParts, type Parts } from '../web/respond';
 import { callInfoFrom, headerValue } from './call-info';
@@ -62,9 +62,9 @@ export function createNodeRest(emu: Emulator, region: Region, table: RouteTable)
         op,
         info,
         readInput: wantsBody(op)
-          ? async (maxBytes) => buildInput(op, query, params, await readNodeJson(req, maxBytes))
+          ? (maxBytes) => inputOrBadBody(op, async () => buildInput(op, query, params, await readNodeJson(req, maxBytes)), () => buildInput(op, query, params, undefined))
           : op.method !== 'GET' && declaresBody(h['content-length'], h['transfer-encoding'])
-            ? async (maxBytes) => (await readNodeJson(req, maxBytes), buildInput(op, query, params, undefined))
+            ? (maxBytes) => inputOrBadBody(op, async () => (await readNodeJson(req, maxBytes), buildInput(op, query, params, undefined)), () => buildInput(op, query, params, undefined))
             : () => buildInput(op, query, params, undefined),
       });
     } catch (e) {

@@ -2,7 +2,8 @@
 import { validationError } from '../../errors';
 import { runCall, V3_RULES, type Answer, type Rules } from '../../pipeline';
 import { compiled, partitionOf } from '../../contract/compile';
-import type { Operation } from '../../operations/define';
+import { BAD_BODY, NO_BODY, type Operation } from '../../operations/define';
+import { ApiError } from '../../errors';
 import { declaresBody, readJson } from '../web/body';
 import { errorResponse, json } from '../web/respond';
 import type { RouteHandler } from './route-table';
@@ -14,7 +15,9 @@ export function buildInput(op: Operation, query: () => URLSearchParams, params: 
   const raw: Record<string, unknown> = {};
   if (part.bodyAs) {
     raw[part.bodyAs] = body;
-  } else if (body !== undefined) {
+  } else if (body === undefined) {
+    if (part.hasBody) (raw as Record<symbol, unknown>)[NO_BODY] = true;
+  } else {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationError('Invalid request body: it must be a JSON object.');
     }
@@ -39,6 +42,22 @@ export function buildInput(op: Operation, query: () => URLSearchParams, params: 
   return raw;
 }
 
+/**
+ * The raw input from a body reader; a body that is not a JSON object (400) is kept on the raw
+ * input (BAD_BODY, src/operations/define.ts) and refused after the permission checks.
+ */
+export async function inputOrBadBody(op: Operation, read: () => Promise<Record<string, unknown>>, withoutBody: () => Record<string, unknown>): Promise<Record<string, unknown>> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400 || e.code !== 'VALIDATION_ERROR') throw e;
+    const raw = withoutBody() as Record<symbol, unknown>;
+    delete raw[NO_BODY];
+    raw[BAD_BODY] = e;
+    return raw as Record<string, unknown>;
+  }
+}
+
 /** Writes the pipeline's answer as a REST response: the body, or the v3 envelope. */
 export function restAnswer(answer: Answer, requestId: string, log: (l: string) => void): Response {
   if (answer.ok) return json(answer.status, answer.body, answer.headers);
@@ -58,8 +77,15 @@ export function restHandler(op: Operation, rules: Rules = V3_RULES): RouteHandle
       info,
       readInput: async (maxBytes) => {
         // A route without a body still refuses one that is not JSON (4.1 rule 3); what it holds is ignored.
-        const body = wantsBody || (op.method !== 'GET' && declaresBody(req.headers.get('content-length'), req.headers.get('transfer-encoding'))) ? await readJson(req, maxBytes) : undefined;
-        return buildInput(op, () => new URL(req.url).searchParams, params, wantsBody ? body : undefined);
+        const query = () => new URL(req.url).searchParams;
+        return inputOrBadBody(
+          op,
+          async () => {
+            const body = wantsBody || (op.method !== 'GET' && declaresBody(req.headers.get('content-length'), req.headers.get('transfer-encoding'))) ? await readJson(req, maxBytes) : undefined;
+            return buildInput(op, query, params, wantsBody ? body : undefined);
+          },
+          () => buildInput(op, query, params, undefined),
+        );
       },
     }, rules);
     return restAnswer(answer, info.requestId, emu.log);
