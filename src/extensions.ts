@@ -15,6 +15,7 @@ import { faultRoutes } from './faults/routes';
 import { keyRoutes } from './control/keys';
 import { installInstances } from './instances/install';
 import type { MakeEmulator } from './instances/settings';
+import { checkpointRoutes } from './checkpoints/routes';
 
 /** `make` builds another whole emulator (start.ts's createEmulator), for the instances area. */
 export type Extension = (emu: Emulator, ext: AppExtensions, make: MakeEmulator) => void;
@@ -34,6 +35,8 @@ export const extensions: Extension[] = [
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.
   installConsole,
+  // Checkpoints and their diff, for agent evaluations: /_emulator/checkpoints (docs/checkpoints.md).
+  (_emu, ext) => ext.routes.push(...checkpointRoutes.map((r) => controlRouteSpec(r))),
   // Isolated instances on demand: /_emulator/instances (docs/instances.md).
   installInstances,
 ];
