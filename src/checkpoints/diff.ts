@@ -58,7 +58,10 @@ export function group(changes: NetChange[], look: Lookup): Groups {
   const createdCl = new Set<number>();
   const deletedCl = new Set<number>();
   const deletedSets = new Set<string>();
+  /** Tasks gone since: what hung off them went with them (a cascade logs it after the task, when its checklist is gone too). */
+  const deletedTasks = new Set<number>();
   for (const c of changes) {
+    if (c.tbl === 'tasks' && !c.new) deletedTasks.add(c.old!._task as number);
     if (c.tbl === 'checklists' && !c.old) createdCl.add(c.new!._cl as number);
     if (c.tbl === 'checklists' && !c.new) deletedCl.add(c.old!._cl as number);
     if (c.tbl === 'data_sets' && !c.new) deletedSets.add(c.old!.key as string);
@@ -81,7 +84,7 @@ export function group(changes: NetChange[], look: Lookup): Groups {
   };
   /** The latest activity of a task with one of `actions` since the checkpoint: who and when. */
   const latest = (taskId: unknown, actions: (a: string) => boolean) => activityOf(taskId).find((a) => actions(a.action));
-  const childOf = (j: Json): { gone: boolean; created: boolean } => ({ gone: deletedCl.has(j._cl as number), created: createdCl.has(j._cl as number) });
+  const childOf = (j: Json): { gone: boolean; created: boolean } => ({ gone: deletedCl.has(j._cl as number) || deletedTasks.has(j._task as number), created: createdCl.has(j._cl as number) });
   const where = (j: Json): Entry => ({ checklistKey: str(j.checklist), taskKey: str(j.task) });
 
   for (const c of changes) {
@@ -108,8 +111,8 @@ export function group(changes: NetChange[], look: Lookup): Groups {
         break;
       }
       case 'tasks': {
-        const place = childOf(j);
-        if (place.gone) break;
+        const place = { created: createdCl.has(j._cl as number) };
+        if (deletedCl.has(j._cl as number)) break;
         const base = { checklistKey: str(j.checklist), taskKey: j.key, name: j.name };
         const status = (e: Entry, s: unknown) => {
           if (s === 'Complete') {
