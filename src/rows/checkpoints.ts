@@ -38,7 +38,8 @@ export const lastActivityId = (db: Db, schema = 'main'): number => (db.prepare(`
  */
 export function restoreReplaced(db: Db, before: CheckpointRow[], reason: 'reset' | 'import'): void {
   const put = db.prepare('INSERT OR REPLACE INTO checkpoints (id, change_seq, activity_seq, created_at, replaced_by) VALUES (?, ?, ?, ?, ?)');
-  for (const c of before) put.run(c.id, c.change_seq, c.activity_seq, c.created_at, reason);
+  // One replaced earlier keeps the reason it was first refused for.
+  for (const c of before) put.run(c.id, c.change_seq, c.activity_seq, c.created_at, c.replaced_by ?? reason);
   db.prepare('UPDATE checkpoints SET replaced_by = ? WHERE replaced_by IS NULL').run(reason);
 }
 
