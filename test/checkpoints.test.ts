@@ -47,7 +47,6 @@ async function ok(r: Promise<ApiAnswer>, status = 200): Promise<any> {
   return a.body;
 }
 
-const idOf = (table: string, key: string) => (s.emu.db.prepare(`SELECT id FROM ${table} WHERE key = ?`).get(key) as { id: number }).id;
 const taskIdOf = (checklistKey: string, taskKey: string) =>
   (s.emu.db.prepare('SELECT t.id FROM tasks t JOIN checklists c ON c.id = t.checklist_id WHERE c.key = ? AND t.key = ?').get(checklistKey, taskKey) as { id: number }).id;
 
