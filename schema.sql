@@ -718,3 +718,31 @@ CREATE TABLE oauth_tokens (
 );
 CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
 CREATE INDEX oauth_grants_client ON oauth_grants(client_id);
+
+-- version: 11
+-- ── checkpoints and the change log (docs/checkpoints.md) ─────────────────
+-- A checkpoint is where the change log (and the activity feed) stood when it was made; its
+-- diff reads the log after that id, never a whole table. The log is written by triggers that
+-- src/rows/change-log.ts makes at the first checkpoint and drops when the data is replaced.
+CREATE TABLE checkpoints (
+  id           TEXT PRIMARY KEY,
+  change_seq   INTEGER NOT NULL,                 -- change_log's last id when it was made
+  activity_seq INTEGER NOT NULL,                 -- activity's last id when it was made
+  created_at   INTEGER NOT NULL,
+  replaced_by  TEXT                              -- 'reset' or 'import': the data was replaced since
+);
+
+CREATE TABLE change_log (
+  id    INTEGER PRIMARY KEY AUTOINCREMENT,
+  tbl   TEXT NOT NULL,                           -- the watched table
+  op    TEXT NOT NULL CHECK (op IN ('I','U','D')),
+  row   TEXT NOT NULL,                           -- the row's primary key as text
+  old   TEXT,                                    -- JSON of its watched columns before (U, D)
+  new   TEXT                                     -- and after (I, U)
+);
+
+-- One row while the log runs: a name for this run of it, so two exported files can tell
+-- whether the later one's log continues the earlier one's (wfe diff).
+CREATE TABLE change_log_state (
+  lineage TEXT NOT NULL
+);

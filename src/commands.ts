@@ -3,5 +3,6 @@ import type { Command } from 'commander';
 import { addForwardOption, addListenCommand } from './webhooks/listen';
 import { addDatabaseCommands } from './control/commands';
 import { addBackupCommands } from './store/backup-commands';
+import { addDiffCommand } from './checkpoints/command';
 
-export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption, addDatabaseCommands, addBackupCommands];
+export const commands: ((program: Command) => void)[] = [addListenCommand, addForwardOption, addDatabaseCommands, addBackupCommands, addDiffCommand];

@@ -16,6 +16,7 @@ import { keyRoutes } from './control/keys';
 import { installInstances } from './instances/install';
 import type { MakeEmulator } from './instances/settings';
 import { installOAuth } from './oauth/install';
+import { checkpointRoutes } from './checkpoints/routes';
 
 /** `make` builds another whole emulator (start.ts's createEmulator), for the instances area. */
 export type Extension = (emu: Emulator, ext: AppExtensions, make: MakeEmulator) => void;
@@ -35,6 +36,8 @@ export const extensions: Extension[] = [
   (emu) => void installSchedules(emu),
   // The web console: /app pages (the `url` of every resource) and its change feed.
   installConsole,
+  // Checkpoints and their diff, for agent evaluations: /_emulator/checkpoints (docs/checkpoints.md).
+  (_emu, ext) => ext.routes.push(...checkpointRoutes.map((r) => controlRouteSpec(r))),
   // Isolated instances on demand: /_emulator/instances (docs/instances.md).
   installInstances,
   // OAuth sign-in on /mcp beside X-API-KEY (docs/oauth.md); off with --no-oauth.

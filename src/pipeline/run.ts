@@ -4,6 +4,7 @@
 //   key → region → budget → size-limited body → time zone → actor → input
 //   → idempotency → transaction → handler
 // (see docs/architecture.md for why the actor comes before input validation).
+import { noteOperation } from '../platform/journal';
 import { ApiError } from '../errors';
 import type { Emulator } from '../emulator';
 import type { Principal } from '../domain/auth';
@@ -42,6 +43,8 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
         return { ok: false, error: violation, headers };
       }
     }
+    // The journal names the operation and its status (the checkpoints' diff lists the calls made since).
+    noteOperation(info.journal, { operation: op.id, ...(op.tool && info.transport === 'mcp' ? { tool: op.tool } : {}), status: error instanceof ApiError ? error.status : 500 });
     return { ok: false, error, headers };
   };
   const answer = (principal: Principal, raw: Record<string, unknown>): Answer => {
@@ -49,6 +52,7 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
       const out = runOperation(emu, principal, op, raw, info);
       contract?.success(op, out.status, out.body);
       if (out.headers) for (const name in out.headers) headers[name] = out.headers[name];
+      noteOperation(info.journal, { operation: op.id, ...(op.tool && info.transport === 'mcp' ? { tool: op.tool } : {}), status: out.status });
       return { ok: true, status: out.status, body: out.body, replay: out.replay, headers };
     } catch (error) {
       return refused(error);

@@ -10,6 +10,7 @@ import { loadNativeBinding } from '../store/native';
 import { loadFixture, type FixtureSource } from '../fixtures/load';
 import { applyPlan, fixtureImage, isBuiltIn, type ImagePlan } from '../fixtures/image';
 import { processTempFiles, type TempFiles } from './temp-files';
+import { replacingData } from '../rows/checkpoints';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -33,10 +34,12 @@ function deleteAll(db: Db, tables: string[]): void {
 /** Wipes every row and loads the fixture again, in one transaction (POST /_emulator/reset, `wfe seed`). */
 export function resetToFixture(db: Db, fixture: FixtureSource, now: number): void {
   const tables = dataTables(db);
-  db.transaction(() => {
-    deleteAll(db, tables);
-    if (fixture !== 'none') loadFixture(db, fixture, now);
-  })();
+  db.transaction(() =>
+    replacingData(db, 'reset', () => {
+      deleteAll(db, tables);
+      if (fixture !== 'none') loadFixture(db, fixture, now);
+    }),
+  )();
 }
 
 /**
@@ -100,7 +103,7 @@ export class FixtureImage {
   }
 
   private restore(db: Db, plan: ImagePlan, delta: number): void {
-    db.transaction(() => {
+    db.transaction(() => replacingData(db, 'reset', () => {
       const holding = new Set((db.prepare(this.holding).all() as { name: string }[]).map((r) => r.name));
       if (this.parentsFirst) {
         // Children before parents, so no row is ever left pointing at a missing one and the
@@ -120,7 +123,7 @@ export class FixtureImage {
         db.prepare(`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM ${IMAGE}."~sequence"`).run();
       }
       applyPlan(db, plan, delta);
-    })();
+    }))();
   }
 }
 
@@ -190,7 +193,7 @@ export function importDatabaseFile(db: Db, file: string): { tables: number; rows
     const missing = tables.filter((t) => !theirs.has(t));
     if (missing.length) throw validationError(`The database file is not a wfe database: it has no table ${missing.slice(0, 5).join(', ')}.`);
     try {
-      db.transaction(() => {
+      db.transaction(() => replacingData(db, 'import', () => {
         deleteAll(db, tables);
         for (const t of tables) {
           const ours = (db.prepare(`PRAGMA main.table_info(${quote(t)})`).all() as { name: string }[]).map((c) => c.name);
@@ -201,7 +204,7 @@ export function importDatabaseFile(db: Db, file: string): { tables: number; rows
         const seq = db.prepare("SELECT 1 FROM import_src.sqlite_master WHERE name = 'sqlite_sequence'").get();
         const ourSeq = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'sqlite_sequence'").get();
         if (seq && ourSeq) db.prepare('INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM import_src.sqlite_sequence').run();
-      })();
+      }))();
     } catch (e) {
       if (e instanceof Error && e.name === 'SqliteError' && !isBusy(e) && !storageCode(e)) {
         throw validationError(`The database file could not be imported: ${e.message}. Nothing was changed.`);

@@ -10,10 +10,27 @@ export interface JournalMark {
   keyName?: string;
   requestId?: string;
   fault?: JournalEntry['fault'];
+  /** The operations the request ran (a batch of MCP tool calls runs several), with each one's status. */
+  ops?: JournalOp[];
+}
+
+/** One operation a request ran: its id, its MCP tool when called as one, and the status it answered. */
+export interface JournalOp {
+  operation: string;
+  tool?: string;
+  status: number;
+}
+
+/** An entry with its sequence number and the operations it ran, for the checkpoints' diff. */
+export type JournalRecord = JournalEntry & { seq: number; ops?: JournalOp[] };
+
+/** Notes an operation on a request's mark (the pipeline, once it knows the answer). */
+export function noteOperation(mark: JournalMark | undefined, op: JournalOp): void {
+  if (mark) (mark.ops ??= []).push(op);
 }
 
 /** As kept in memory: the time stays a number until someone reads the journal. */
-type Stored = Omit<JournalEntry, 'at'> & { at: number; seq: number };
+type Stored = Omit<JournalEntry, 'at'> & { at: number; seq: number; ops?: JournalOp[] };
 
 /** One bounded ring of entries, newest last. */
 class Ring {
@@ -22,12 +39,16 @@ class Ring {
   count = 0;
   /** Entries ever recorded: moves on every record, even when the ring is full. */
   recorded = 0;
+  /** The sequence number of the newest entry the ring has let go (overwritten or cleared). */
+  droppedUpTo = 0;
 
   constructor(readonly capacity: number) {
     this.ring = new Array(capacity);
   }
 
   record(e: Stored): void {
+    const old = this.ring[this.next];
+    if (old) this.droppedUpTo = old.seq;
     this.ring[this.next] = e;
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
@@ -42,6 +63,7 @@ class Ring {
   }
 
   clear(): void {
+    if (this.count) this.droppedUpTo = this.last(1)[0].seq;
     this.ring = new Array(this.capacity);
     this.next = 0;
     this.count = 0;
@@ -72,7 +94,22 @@ export class RequestJournal {
   last(limit: number, withConsole = false): JournalEntry[] {
     let list = this.api.last(limit);
     if (withConsole) list = [...list, ...this.console.last(limit)].sort((a, b) => b.seq - a.seq).slice(0, limit);
-    return list.map(({ seq: _seq, ...e }) => ({ ...e, at: new Date(e.at).toISOString() }));
+    return list.map(({ seq: _seq, ops: _ops, ...e }) => ({ ...e, at: new Date(e.at).toISOString() }));
+  }
+
+  /** The sequence number of the last entry recorded (the API's and the console's share one count). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * The API's entries after sequence number `seq`, oldest first, with the operations each ran;
+   * `complete` is false when the ring has since dropped some of them.
+   */
+  since(seq: number): { entries: JournalRecord[]; complete: boolean } {
+    const list = this.api.last(this.api.count).filter((e) => e.seq > seq).reverse();
+    const complete = this.api.droppedUpTo <= seq;
+    return { entries: list.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), complete };
   }
 
   /** Records a finished request (both HTTP paths call this, once per request). */
@@ -88,6 +125,7 @@ export class RequestJournal {
       region,
     };
     if (mark.fault) entry.fault = mark.fault;
+    if (mark.ops) entry.ops = mark.ops;
     if (path === '/app' || path.startsWith('/app/')) entry.console = true;
     this.record(entry);
   }
