@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
 import { upgradeKit } from './helpers/upgrades';
-import { Versioned } from '../src/store/versioned';
+import { Memo } from '../src/store/memo';
 
 const V2 = { 'X-API-VERSION': '2.0' };
 const NORA = KEYS.noperm; // member 104: no template permission, nothing assigned in the fixture
@@ -67,7 +67,7 @@ test('a savepoint rolled back inside a transaction (as the upgrade and schedule 
   // The emulator's own connection and transaction helper, as every handler and worker uses them.
   const db = s.emu.db;
   db.exec('CREATE TEMP TABLE memo_probe (n INTEGER)');
-  const memo = new Versioned<string, number>(db);
+  const memo = new Memo<string, number>(db, { name: 'probe', reads: 'any' }, { verify: false });
   const count = () => memo.get('n', () => (db.prepare('SELECT COUNT(*) AS n FROM temp.memo_probe').get() as { n: number }).n);
   try {
     db.transaction(() => {
