@@ -15,6 +15,8 @@
 // A declared table that no counter covers (reads: 'any', or a table store/watched-tables.ts does
 // not count) falls back to every row this connection wrote: never stale, only recomputed more.
 //
+// WFE_MEMO_OFF=name,name (or *) turns memos off by name, for the bench's A/B (docs/performance.md).
+//
 // Verify mode (WFE_MEMO_VERIFY=1, or `verifyMemos(db)`; on in the test server): every hit is
 // computed again from the database and compared; a difference throws with the memo's name. A
 // reader that reads a table it did not declare, or a writer whose hand-over is wrong, fails the
@@ -36,6 +38,8 @@ export interface MemoSpec {
   per?: 'task' | 'checklist';
   /** At most this many values at once (all are dropped when full). Default 1000. */
   max?: number;
+  /** What verify mode compares, when the value also holds what its users fill in later (default: all of it). */
+  verifyAs?: (value: unknown) => unknown;
 }
 
 /** What a value was computed at. */
@@ -75,6 +79,8 @@ export class Memo<K, V> {
   private readonly tables: Readonly<Int32Array> | undefined;
   private readonly keyed: KeyedWrites | undefined;
   private readonly max: number;
+  /** Named in WFE_MEMO_OFF: computed every time (the bench's A/B of what each memo wins). */
+  private readonly off: boolean;
 
   constructor(
     private readonly db: Db,
@@ -85,6 +91,8 @@ export class Memo<K, V> {
     this.counts = countsReader(db);
     this.memory = db.memory;
     this.max = spec.max ?? 1000;
+    const off = (process.env.WFE_MEMO_OFF ?? '').split(',');
+    this.off = off.includes(spec.name) || off.includes('*');
     this.tables = tableCounts(db);
     const which = spec.per === 'task' ? 'taskRows' : 'checklistTasks';
     // A per-row memo's reads of `tasks` are followed by its key's count, when it counts every column read.
@@ -96,7 +104,7 @@ export class Memo<K, V> {
 
   /** Values can be trusted: inside a transaction only when its rollbacks are seen; per-row only with the counts. */
   private usable(): boolean {
-    return (this.signal.hooked || !this.db.inTransaction) && (this.spec.per === undefined || this.keyed !== undefined);
+    return !this.off && (this.signal.hooked || !this.db.inTransaction) && (this.spec.per === undefined || this.keyed !== undefined);
   }
 
   private stamp(key: K): Stamp {
@@ -200,7 +208,8 @@ export class Memo<K, V> {
 
   /** Verify mode: throws unless `fresh`, computed again now, equals the remembered `value`. */
   check<T>(key: K, value: T, fresh: T): void {
-    if (!isDeepStrictEqual(value, fresh)) throw new MemoMismatch(this.spec.name, key);
+    const as = this.spec.verifyAs ?? ((v: unknown) => v);
+    if (!isDeepStrictEqual(as(value), as(fresh))) throw new MemoMismatch(this.spec.name, key);
   }
 }
 

@@ -47,6 +47,7 @@ export const COUNTED: readonly Watched[] = [
   { table: 'templates', columns: ['id', 'key'] },
   { table: 'webhooks' },
   { table: 'comments' },
+  { table: 'data_set_records' },
 ];
 
 /** The counter covering a declared read: its table, and every column read among those it counts. */
