@@ -1,5 +1,5 @@
 // What the emulator remembers between requests (a checklist's evaluated state, its access facts,
-// a task's assignees; store/versioned.ts, docs/performance.md) never outlives the rows it came
+// a task's assignees; store/memo.ts, docs/performance.md) never outlives the rows it came
 // from: not a write rolled back by a refusal, not a savepoint rolled back inside a handler or a
 // worker, not a commit by another process on the same file, not a reset. Each test first makes
 // the emulator remember a value, then changes or rolls back its rows, then reads again and

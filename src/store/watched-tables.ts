@@ -86,7 +86,7 @@ const TRIGGERS = (() => {
 // Counted per row, not per table: what a checklist's tasks are, in order, with their kinds and
 // statuses (rows/tasks.ts taskStatesOfChecklist), per checklist; and each task row, per task. A
 // status write to one checklist then leaves what the others' tasks are remembered
-// (store/keyed-memo.ts), and its writer can hand over the state it left.
+// (store/memo.ts, per task or per checklist), and its writer can hand over the state it left.
 // One trigger per event on tasks calls one function with everything both counts need: the old
 // and new row ids and checklists, and whether the row's state (key, kind, status, order,
 // checklist) really changed.

@@ -1,7 +1,7 @@
 // Derived task flags (spec v3 2.4, 3): isCurrentlyHidden from the template's conditions
 // evaluated on the checklist's current answers, isCurrentlyHalted from stop tasks.
 // Nothing here is stored in the database; the result is remembered in memory until the
-// database changes (store/versioned.ts).
+// rows it reads change (store/memo.ts).
 import { declareMemo, memoOn } from '../../store/memo';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
