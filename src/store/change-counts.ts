@@ -7,6 +7,7 @@
 // reads per status write before).
 import type Database from 'better-sqlite3';
 import { signalOf, unchangedSince } from './change-signal';
+import { onConnection } from './on-connection';
 
 type Db = Database.Database;
 
@@ -22,7 +23,7 @@ interface Look {
   last: Counts | undefined;
 }
 
-const looks = new WeakMap<Db, Look>();
+const looks = onConnection<Look>('changeCounts');
 
 function lookOf(db: Db): Look {
   let l = looks.get(db);

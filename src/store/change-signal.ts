@@ -5,6 +5,8 @@
 // in-memory database changed.
 import type Database from 'better-sqlite3';
 
+import { onConnection } from './on-connection';
+
 type Db = Database.Database;
 
 export interface Signal {
@@ -23,7 +25,7 @@ export interface Signal {
   totalAt: number;
 }
 
-const signals = new WeakMap<Db, Signal>();
+const signals = onConnection<Signal>('changeSignal');
 
 export function signalOf(db: Db): Signal {
   let s = signals.get(db);

@@ -25,6 +25,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Db } from './open';
 import { signalOf, type Signal } from './change-signal';
 import { countsReader, type Counts } from './change-counts';
+import { onConnection } from './on-connection';
 import { KEYED_COLUMNS, counterOf, keyedTaskWrites, tableCounts, type KeyedWrites, type Read } from './watched-tables';
 
 export type { Read };
@@ -219,11 +220,10 @@ interface Holder {
   verify: boolean;
 }
 
-const HOLDER = Symbol('wfe.memos');
+const holders = onConnection<Holder>('memos');
 
 function holderOf(db: Db): Holder {
-  const d = db as unknown as { [HOLDER]?: Holder };
-  return (d[HOLDER] ??= { memos: new Map(), verify: process.env.WFE_MEMO_VERIFY === '1' });
+  return holders.get(db) ?? holders.set(db, { memos: new Map(), verify: process.env.WFE_MEMO_VERIFY === '1' });
 }
 
 /** Verify mode for this database's memos (the Emulator's `memoVerify` option; tests). */

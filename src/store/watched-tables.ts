@@ -15,6 +15,8 @@
 // generated workspace of 5,000 checklists took 2.6 s to write against 1.4 s without).
 import type Database from 'better-sqlite3';
 
+import { onConnection } from './on-connection';
+
 type Db = Database.Database;
 
 /** A table a memo reads: every insert and delete counts, and updates of `columns` (all columns when absent). */
@@ -153,8 +155,8 @@ type TaskWrites = Record<'checklistTasks' | 'taskRows', ReturnType<typeof keyedW
 /** The columns of `tasks` each per-row count covers: a memo kept per row may declare reading these. */
 export const KEYED_COLUMNS: Readonly<Record<keyof TaskWrites, readonly string[]>> = { taskRows: TASK_ROW_COLUMNS, checklistTasks: STATE_COLUMNS };
 
-const counts = new WeakMap<Db, Int32Array>();
-const taskWrites = new WeakMap<Db, TaskWrites>();
+const counts = onConnection<Int32Array>('tableCounts');
+const taskWrites = onConnection<TaskWrites>('taskWrites');
 
 /** Creates the counts and their triggers on a connection (store/open.ts, at open). */
 export function installWatches(db: Db): void {
