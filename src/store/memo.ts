@@ -232,9 +232,15 @@ export function verifyMemos(db: Db, on = true): void {
   h.verify = on;
 }
 
+/** Every memo declared so far (constant descriptions; test/memo-declarations.test.ts checks them against the schema). */
+const declared: MemoSpec[] = [];
+export const declaredMemos = (): readonly MemoSpec[] => declared;
+
 /** Declares a memo: a constant description, its values kept per database (`memoOn`). */
 export function declareMemo(spec: MemoSpec): MemoSpec {
-  return Object.freeze(spec);
+  const s = Object.freeze(spec);
+  declared.push(s);
+  return s;
 }
 
 /** The memo of `spec` on this database. */
