@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../src/library';
-import { declaredMemos } from '../src/store/memo';
+import { Memo, declaredMemos } from '../src/store/memo';
 import { COUNTED } from '../src/store/watched-tables';
 import { openDb } from '../src/store/open';
 
-test('every declared memo reads tables and columns the schema has, under a unique name, with a positive bound', async () => {
+test('every declared memo reads tables and columns the schema has, each counted, under a unique name, with a positive bound', async () => {
   // Loading the emulator loads every module that declares a memo.
   const emu = await startEmulator({ listen: false, fixture: 'none' });
   await emu.close();
@@ -31,6 +31,8 @@ test('every declared memo reads tables and columns the schema has, under a uniqu
         assert.ok(columns.length > 0, `${spec.name}: table ${read.table} exists`);
         for (const c of read.columns ?? []) assert.ok(columns.includes(c), `${spec.name}: column ${read.table}.${c} exists`);
       }
+      // A declared table no counter covers makes every write drop the memo: correct, but a silent cost.
+      assert.equal(new Memo(db, spec, { verify: false }).followsEveryWrite, false, `${spec.name}: each table it reads is counted (store/watched-tables.ts COUNTED)`);
     }
   } finally {
     db.close();

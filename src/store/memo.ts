@@ -202,6 +202,11 @@ export class Memo<K, V> {
     this.keep(key, { value: next(before.value), ...now });
   }
 
+  /** Whether a write to any table drops the values (reads: 'any', or a declared table no counter covers). */
+  get followsEveryWrite(): boolean {
+    return this.counters === undefined;
+  }
+
   /** Whether hits are checked against a fresh computation (verify mode). */
   get verifying(): boolean {
     return this.mode.verify;

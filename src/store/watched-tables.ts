@@ -31,7 +31,8 @@ export type Read = string | Watched;
 /**
  * The tables counted one by one. A memo declaring a table (or columns) not covered here falls
  * back to every row written (store/memo.ts): correct, only recomputed more often. `tasks` is
- * counted on the columns that say which checklist a task is on (a status write moves it not);
+ * counted on the columns that say which task it is and which checklist it is on (a status write
+ * moves it not);
  * what else of a task is read is counted per row (below).
  */
 export const COUNTED: readonly Watched[] = [
@@ -42,7 +43,7 @@ export const COUNTED: readonly Watched[] = [
   { table: 'template_permissions' },
   { table: 'group_members' },
   { table: 'task_assignees' },
-  { table: 'tasks', columns: ['id', 'checklist_id', 'attached_checklist_id'] },
+  { table: 'tasks', columns: ['id', 'key', 'checklist_id', 'attached_checklist_id'] },
   { table: 'field_values' },
   { table: 'files' },
   { table: 'checklists' },
