@@ -1,6 +1,7 @@
 // What each memo (src/store/memo.ts) wins: the bench's read and write rows driven in process
 // (the library's fetch, one request at a time), once with every memo on and once with one memo
-// off (WFE_MEMO_OFF), alternating A and B for ROUNDS rounds so the machine's load falls on both.
+// off (WFE_MEMO_OFF), alternating A and B (and their order) for ROUNDS rounds so the machine's
+// load falls on both.
 // Prints CPU microseconds per request per row (median of the rounds) and B's cost over A.
 // Run: node --import tsx bench/memo-ab.ts [memo names...]   (none: every memo, and all at once)
 // Not part of the tests; docs/performance.md "Memos: kept and removed" has a run.
@@ -95,9 +96,15 @@ async function main(): Promise<void> {
   for (const name of variants) {
     const a: number[][] = [];
     const b: number[][] = [];
+    // A then B, then B then A: whichever runs second pays for the first one's heap being collected.
     for (let i = 0; i < ROUNDS; i++) {
-      a.push(await measure(''));
-      b.push(await measure(name));
+      if (i % 2 === 0) {
+        a.push(await measure(''));
+        b.push(await measure(name));
+      } else {
+        b.push(await measure(name));
+        a.push(await measure(''));
+      }
     }
     const cells = ROWS.map((_, j) => {
       const ma = median(a.map((x) => x[j]));
