@@ -137,11 +137,15 @@ export class Memo<K, V> {
     return undefined;
   }
 
-  /** The value for `key`: remembered if still good, else `compute()` (kept unless it wrote). */
-  get(key: K, compute: () => V): V {
+  /**
+   * The value for `key`: remembered if still good, else `compute()` (kept unless it wrote).
+   * `fits`: whether a remembered value answers this call (one worked out from an input the
+   * caller hands in, such as a template document: another input is a miss, and replaces it).
+   */
+  get(key: K, compute: () => V, fits?: (value: V) => boolean): V {
     if (!this.usable()) return compute();
     const e = this.held(key);
-    if (e) {
+    if (e && (fits === undefined || fits(e.value))) {
       if (this.mode.verify) this.check(key, e.value, compute());
       return e.value;
     }

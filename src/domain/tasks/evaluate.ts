@@ -109,7 +109,7 @@ export function holds(operator: string, answer: unknown, expected: unknown): boo
 // per checklist) rather than on every read (measured: ~13%
 // of CPU on the task detail read). The sets are shared: callers only read them.
 // Remembered with the document it was evaluated against: a caller evaluating the checklist
-// against another document (not its own version's) is evaluated afresh.
+// against another document (not its own version's) is evaluated afresh (`fits`), and kept in its place.
 const STATES = declareMemo({
   name: 'checklist evaluation',
   reads: [{ table: 'tasks', columns: ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] }, { table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
@@ -123,8 +123,8 @@ const STATES = declareMemo({
  */
 export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[], stored = false): ChecklistState {
   if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
-  const hit = memoOn<number, { doc: TemplateDocument; state: ChecklistState }>(ctx.db, STATES).get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }));
-  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
+  const fits = (v: { doc: TemplateDocument }) => v.doc === doc;
+  return memoOn<number, { doc: TemplateDocument; state: ChecklistState }>(ctx.db, STATES).get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }), fits).state;
 }
 
 function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
@@ -148,8 +148,8 @@ type Hidden = Pick<ChecklistState, 'hiddenTasks' | 'hiddenFields'>;
 const HIDDEN = declareMemo({ name: 'hidden by conditions', reads: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }] });
 
 function conditionsOf(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {
-  const hit = memoOn<number, { doc: TemplateDocument; hidden: Hidden }>(ctx.db, HIDDEN).get(checklistId, () => ({ doc, hidden: hiddenNow(ctx, checklistId, doc) }));
-  return hit.doc === doc ? hit.hidden : hiddenNow(ctx, checklistId, doc);
+  const fits = (v: { doc: TemplateDocument }) => v.doc === doc;
+  return memoOn<number, { doc: TemplateDocument; hidden: Hidden }>(ctx.db, HIDDEN).get(checklistId, () => ({ doc, hidden: hiddenNow(ctx, checklistId, doc) }), fits).hidden;
 }
 
 function hiddenNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {
