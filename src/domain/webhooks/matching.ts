@@ -17,9 +17,8 @@ export interface EventFacts {
   fieldKey: string | null;
 }
 
-// Every task event reads which task and template it names: kept until their family's tables are
-// written (store/watched-tables.ts). Keys never change; a checklist's template is its row's
-// (the checklists family), a task's checklist its row's (the access family); a status write moves neither.
+// Every task event reads which task and template it names: kept until the tables they come from
+// are written (store/memo.ts). A status write moves neither.
 const templateKeyOf = memoized(
   { name: 'template key of checklist', reads: [{ table: 'checklists' }, { table: 'templates', columns: ['id', 'key'] }] },
   (db, checklistId: number) => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null,
@@ -80,7 +79,7 @@ export function matches(w: WebhookRow, eventType: string, f: EventFacts): boolea
 }
 
 // The active subscriptions of a workspace for an event type, remembered until a webhook row may
-// have changed (the `webhooks` family of store/watched-tables.ts): every write that fires an
+// have changed (store/memo.ts): every write that fires an
 // event looked them up. Shared: callers only read the rows.
 const SUBSCRIPTIONS = declareMemo({ name: 'active webhooks', reads: ['webhooks'] });
 
