@@ -46,7 +46,6 @@ export const dataSetByName = (db: Db, workspaceId: number, name: string): { id: 
     )
     .get(workspaceId, name, name);
 
-
 export function insertDataSetRow(db: Db, s: { key: string; workspaceId: number; name: string; description: string | null; now: number }): number {
   return Number(
     db
