@@ -2,6 +2,7 @@
 // No globals: a test can run several emulators in one process.
 import { Clock } from './clock';
 import { openDb, type Db } from './store/open';
+import { verifyMemos } from './store/memo';
 import { KeyResolver } from './domain/auth';
 import { KeyThrottle, RateLimiter } from './platform/ratelimit';
 import { operations } from './operations';
@@ -78,6 +79,8 @@ export interface EmulatorOptions {
   upgrades?: UpgradeOptions;
   /** Check every answer against the operation's declared contract (the test suite turns it on). */
   contractCheck?: boolean;
+  /** Every memo hit is recomputed and compared (src/store/memo.ts); also WFE_MEMO_VERIFY=1. On in the test server. */
+  memoVerify?: boolean;
   /** MCP resources, resource templates and prompts to serve (default: src/operations/mcp-catalog.ts). */
   catalog?: McpCatalog;
   /** The operation table to serve (tests may serve their own; default: every v3 operation). */
@@ -160,6 +163,7 @@ export class Emulator {
     this.db = openDb(options.db, options.image);
     // WFE_CONTRACT_CHECK=1: the test suite's stdio MCP processes check their answers too.
     if (options.contractCheck ?? process.env.WFE_CONTRACT_CHECK === '1') this.contract = new ContractChecker();
+    verifyMemos(this.db, options.memoVerify ?? process.env.WFE_MEMO_VERIFY === '1');
     this.fixture = options.fixture ?? 'demo';
     const fresh = !hasWorkspaces(this.db);
     if (fresh && this.fixture !== 'none') {

@@ -1,5 +1,5 @@
 // What the emulator remembers between requests (a checklist's evaluated state, its access facts,
-// a task's assignees; store/versioned.ts, docs/performance.md) never outlives the rows it came
+// a task's assignees; store/memo.ts, docs/performance.md) never outlives the rows it came
 // from: not a write rolled back by a refusal, not a savepoint rolled back inside a handler or a
 // worker, not a commit by another process on the same file, not a reset. Each test first makes
 // the emulator remember a value, then changes or rolls back its rows, then reads again and
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
 import { upgradeKit } from './helpers/upgrades';
-import { Versioned } from '../src/store/versioned';
+import { Memo } from '../src/store/memo';
 
 const V2 = { 'X-API-VERSION': '2.0' };
 const NORA = KEYS.noperm; // member 104: no template permission, nothing assigned in the fixture
@@ -67,7 +67,7 @@ test('a savepoint rolled back inside a transaction (as the upgrade and schedule 
   // The emulator's own connection and transaction helper, as every handler and worker uses them.
   const db = s.emu.db;
   db.exec('CREATE TEMP TABLE memo_probe (n INTEGER)');
-  const memo = new Versioned<string, number>(db);
+  const memo = new Memo<string, number>(db, { name: 'probe', reads: 'any' }, { verify: false });
   const count = () => memo.get('n', () => (db.prepare('SELECT COUNT(*) AS n FROM temp.memo_probe').get() as { n: number }).n);
   try {
     db.transaction(() => {

@@ -1,6 +1,6 @@
-// A task's comments, assignments and answers are kept in memory per task until a table of their
-// family is written (domain/tasks/views.ts through store/versioned.ts rememberedBy; the families
-// in store/watched-tables.ts), so that a status write's answer and the task read after it do not
+// A task's comments, assignments and answers are kept in memory per task until their table is
+// written (domain/tasks/views.ts through store/memo.ts; the counted tables in
+// store/watched-tables.ts), so that a status write's answer and the task read after it do not
 // read them again. These tests show that neither ever answers rows the database no longer holds:
 // each kind is changed through v3, through the legacy API and by another process on the same
 // file, between two answers that name it.

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { besideOneFile, callTool, startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { newChecklist, taskPath, T } from './helpers/tasks';
-import { KeyedMemo } from '../src/store/keyed-memo';
+import { Memo } from '../src/store/memo';
 import { TASK_ROW_COLUMNS, uncounted } from '../src/store/watched-tables';
 import { openDb, type Db } from '../src/store/open';
 import { resetToFixture } from '../src/platform/database';
@@ -49,7 +49,8 @@ const storedStates = (db: Db, checklist: number) => db.prepare('SELECT id, key, 
 
 /** A value per checklist and how many times each checklist's was computed. */
 function probe(db: Db) {
-  const memo = new KeyedMemo<number>(db, 'checklistTasks');
+  const reads = [{ table: 'tasks', columns: ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] }];
+  const memo = new Memo<number, number>(db, { name: 'probe', reads, per: 'checklist' }, { verify: false });
   const computed = new Map<number, number>();
   return {
     read: (id: number) => memo.get(id, () => computed.set(id, (computed.get(id) ?? 0) + 1).get(id)!),

@@ -6,7 +6,7 @@ import type { Db } from '../store/open';
 import type { KeyActor } from '../context';
 import type { KeyRow, WorkspaceRow } from '../rows/people';
 import { keyResolutionStatements } from '../rows/keys';
-import { Versioned } from '../store/versioned';
+import { declareMemo, memoOn, type Memo } from '../store/memo';
 
 export interface Principal {
   workspace: WorkspaceRow;
@@ -26,24 +26,25 @@ export function parseRights(json: string): Set<string> {
   }
 }
 
+const RESOLVED_KEYS = declareMemo({ name: 'resolved API key', reads: ['api_keys', 'workspaces', 'members'] });
+
 export class KeyResolver {
   private byHash;
   private workspace;
   private member;
 
-  // Resolved keys are remembered until a key, member or workspace row may have changed (the
-  // `keys` family of store/watched-tables.ts, rollbacks, and another connection's commits to a
-  // file): a task's write leaves them standing (measured: the three lookups and the rights parse
+  // Resolved keys are remembered until a key, member or workspace row may have changed
+  // (store/memo.ts: their tables' counts, rollbacks, and another connection's commits to a file): a task's write leaves them standing (measured: the three lookups and the rights parse
   // were ~4% of CPU on cheap reads, ~5% on writes). Only accepted keys are kept; the one check
   // that moves with time alone, expiry, is made again on every use.
-  private readonly resolved: Versioned<string, Principal>;
+  private readonly resolved: Memo<string, Principal>;
 
   constructor(db: Db) {
     const s = keyResolutionStatements(db);
     this.byHash = s.byHash;
     this.workspace = s.workspace;
     this.member = s.member;
-    this.resolved = Versioned.watching(db, 'keys');
+    this.resolved = memoOn(db, RESOLVED_KEYS);
   }
 
   // Hashing the key was ~8% of CPU on cheap reads; integrators reuse a handful of
@@ -66,13 +67,9 @@ export class KeyResolver {
       throw new ApiError(401, 'MISSING_API_KEY', missing);
     }
     const digest = this.digestOf(rawKey);
-    const known = this.resolved.peek(digest);
-    if (known) {
-      checkExpiry(known.actor.key, now);
-      return known;
-    }
-    const principal = this.lookup(digest, now);
-    this.resolved.put(digest, principal);
+    // A refused key throws out of the lookup: only accepted keys are kept.
+    const principal = this.resolved.get(digest, () => this.lookup(digest, now));
+    checkExpiry(principal.actor.key, now);
     return principal;
   }
 

@@ -3,23 +3,20 @@
 import type { Ctx } from '../context';
 import { iso } from '../clock';
 import { notFound } from '../errors';
-import { Versioned } from '../store/versioned';
+import { declareMemo, memoOn } from '../store/memo';
 import { checklistUrl, templateUrl } from './urls';
 import { checklistById as checklistRowById, checklistByKey, templateVersionOfChecklist, type ChecklistRow } from '../rows/checklists';
 
 export type { ChecklistRow };
 
 // Every checklist and task route looks its checklist up by key first (the whole row: ~3.5 us
-// a request); remembered until a checklist row may have changed (the `checklists` family of
-// store/watched-tables.ts), so a task's status write leaves it standing. Shared: callers only
+// a request); remembered until a checklist row may have changed (store/memo.ts), so a task's status write leaves it standing. Shared: callers only
 // read the row.
-const byKey = new WeakMap<Ctx['db'], Versioned<string, ChecklistRow | undefined>>();
+const BY_KEY = declareMemo({ name: 'checklist by key', reads: ['checklists'] });
 
 /** The checklist `key` of the acting workspace, or 404 CHECKLIST_NOT_FOUND. The key is a GUID (checked by the op schema). */
 export function findChecklist(ctx: Ctx, key: string): ChecklistRow {
-  let m = byKey.get(ctx.db);
-  if (!m) byKey.set(ctx.db, (m = Versioned.watching(ctx.db, 'checklists')));
-  const row = m.get(`${ctx.workspace.id}\n${key}`, () => checklistByKey(ctx.db, ctx.workspace.id, key));
+  const row = memoOn<string, ChecklistRow | undefined>(ctx.db, BY_KEY).get(`${ctx.workspace.id}\n${key}`, () => checklistByKey(ctx.db, ctx.workspace.id, key));
   if (!row) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with key ${key} exists in this workspace.`);
   return row;
 }

@@ -2,8 +2,8 @@
 // Tasks grid). A read operation's handler is a function of the database, its input, who asks
 // (key, time zone, address, transport) and, for some, the time: the domain reads the time only
 // through ctx.now() (the linter holds it: no Date.now(), no new Date(), no clock in src/domain
-// and src/rows). So an answer is the same while the database is (store/versioned.ts, every row
-// counted, the quiet ones too) and, when the handler asked the time, while the clock stays
+// and src/rows). So an answer is the same while the database is (store/memo.ts; a handler may
+// read any table, so every row written counts) and, when the handler asked the time, while the clock stays
 // frozen at that instant, or until the instant the handler said its answer holds to
 // (ctx.holdsUntil: the grid's statuses change only when a due date passes, a snooze ends or
 // the day does).
@@ -17,10 +17,9 @@
 // time), a non-JSON body (the CSV export), and more than 100 answers at once (the oldest are
 // dropped together).
 import type { Ctx } from '../context';
-import type { Db } from '../store/open';
 import type { Operation } from '../operations/define';
 import type { Outcome } from './types';
-import { Versioned } from '../store/versioned';
+import { declareMemo, memoOn } from '../store/memo';
 import { totalChanges } from '../store/change-signal';
 import { RawBody } from '../operations/raw-body';
 
@@ -32,12 +31,7 @@ interface Remembered {
   until: number;
 }
 
-const memos = new WeakMap<Db, Versioned<string, Remembered>>();
-const memoOf = (db: Db) => {
-  let m = memos.get(db);
-  if (!m) memos.set(db, (m = new Versioned<string, Remembered>(db, 100, true)));
-  return m;
-};
+const ANSWERS = declareMemo({ name: 'read answers', reads: 'any', max: 100 });
 
 /**
  * Who asks and how, as far as a read's answer can tell (the raw input is the rest of the key).
@@ -63,11 +57,15 @@ export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, un
   } catch {
     return read(ctx); // an input JSON cannot spell (never from HTTP or MCP) is simply not kept
   }
-  const memo = memoOf(ctx.db);
+  const memo = memoOn<string, Remembered>(ctx.db, ANSWERS);
   const hit = memo.peek(key);
-  if (hit && holdsAt(hit, hit.at === undefined ? 0 : ctx.clock.now(), ctx.clock.frozen)) return hit.outcome;
+  if (hit && holdsAt(hit, hit.at === undefined ? 0 : ctx.clock.now(), ctx.clock.frozen)) {
+    // Verify mode: the handler runs again and must answer the same (it holds at this instant, as it said).
+    if (memo.verifying) memo.check(key, hit.outcome, read(ctx));
+    return hit.outcome;
+  }
   const seeds = op.unchangedIsRead === true;
-  const mark = seeds ? memo.mark() : 0;
+  const mark = memo.mark(key);
   const written = seeds ? totalChanges(ctx.db) : 0;
   // The context's own methods (its class's), called on it: a read's handler sees these in their place.
   const { now, holdsUntil } = ctx;
@@ -112,7 +110,7 @@ export function rememberedAnswer(ctx: Ctx, op: Operation, raw: Record<string, un
     const r: Remembered = { outcome, at, until };
     // Not kept: a handler that read two different instants, or read a running clock without saying how long its answer holds.
     if (!steady || !holdsAt(r, at ?? 0, ctx.clock.frozen)) return outcome;
-    memo.put(key, r);
+    memo.put(key, r, mark);
   }
   if (typeof outcome.body === 'object' && outcome.body !== null) texts.set(outcome.body, null);
   return outcome;

@@ -1,8 +1,7 @@
-// The activity feed as stored (schema.sql `activity`). No remembered value reads it, so its
-// writes are quiet (store/versioned.ts): recording who did what does not make the checklist's
-// evaluated state, computed by the same write, stale.
+// The activity feed as stored (schema.sql `activity`). No memo declares reading it
+// (store/memo.ts), so recording who did what does not make the checklist's evaluated state,
+// computed by the same write, stale.
 import type { Db } from '../store/open';
-import { quietChanges } from '../store/change-signal';
 
 export interface ActivityInsert {
   workspace_id: number;
@@ -17,10 +16,8 @@ export interface ActivityInsert {
 }
 
 export function insertActivity(db: Db, a: ActivityInsert): void {
-  const r = db
-    .prepare('INSERT INTO activity (workspace_id, checklist_id, task_id, member_id, action, text, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+  db.prepare('INSERT INTO activity (workspace_id, checklist_id, task_id, member_id, action, text, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     .run(a.workspace_id, a.checklist_id, a.task_id, a.member_id, a.action, a.text, a.data, a.created_at);
-  quietChanges(db, r.changes);
 }
 
 export interface ActivityRow {

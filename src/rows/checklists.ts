@@ -1,6 +1,6 @@
 // Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
 import type { Db } from '../store/open';
-import { rememberedBy } from '../store/versioned';
+import { memoized } from '../store/memo';
 
 export interface ChecklistRow {
   id: number;
@@ -31,10 +31,10 @@ export function checklistById(db: Db, id: number): ChecklistRow | undefined {
 /** What a checklist's status refresh reads of it (tasks/status.ts). */
 export type ChecklistRunRow = Pick<ChecklistRow, 'id' | 'status' | 'template_id' | 'template_version'>;
 
-// Remembered under the checklists family (store/watched-tables.ts): a task's status write
-// writes no checklist row unless it completes or reopens the checklist.
-const runRowOf = rememberedBy<number, ChecklistRunRow | null>(
-  'checklists',
+// Remembered until a checklist row is written (store/memo.ts): a task's status write writes no
+// checklist row unless it completes or reopens the checklist.
+const runRowOf = memoized<number, ChecklistRunRow | null>(
+  { name: 'checklist run row', reads: ['checklists'] },
   (db, id) => db.prepare<[number], ChecklistRunRow>('SELECT id, status, template_id, template_version FROM checklists WHERE id = ?').get(id) ?? null,
 );
 

@@ -46,9 +46,6 @@ export const dataSetByName = (db: Db, workspaceId: number, name: string): { id: 
     )
     .get(workspaceId, name, name);
 
-/** The set's revision: bumped by every write to its records (schema.sql triggers). */
-export const dataSetRev = (db: Db, id: number): number => db.prepare<[number], { rev: number }>('SELECT rev FROM data_sets WHERE id = ?').get(id)?.rev ?? 0;
-
 export function insertDataSetRow(db: Db, s: { key: string; workspaceId: number; name: string; description: string | null; now: number }): number {
   return Number(
     db

@@ -38,7 +38,7 @@ export const activeAdministrators = (db: Db, workspaceId: number): MemberRow[] =
 
 /**
  * The statements the key resolver keeps (prepared once per connection): the key, workspace and
- * member rows. What tells it that one of those rows may have changed is the `keys` family count
+ * member rows. What tells it that one of those rows may have changed are the counts of their tables
  * (store/watched-tables.ts): a write to a task leaves the resolved keys standing.
  */
 export function keyResolutionStatements(db: Db) {

@@ -126,17 +126,6 @@ export function nextSnoozeEnd(db: Db, memberId: number, from: number): number | 
   return db.prepare<[number, number], { u: number | null }>('SELECT min(until_at) AS u FROM snoozes WHERE member_id = ? AND until_at > ?').get(memberId, from)!.u ?? undefined;
 }
 
-/**
- * What changes whenever the database does: a write by this connection (total_changes) or by
- * another process sharing the file (data_version). Two statements: measured, each is cheaper
- * than one statement joining them.
- */
-export function changeStamp(db: Db): string {
-  const version = db.prepare<[], { data_version: number }>('PRAGMA data_version').get()!.data_version;
-  const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
-  return `${version}:${changes}`;
-}
-
 /** A count(*) statement composed by the grid query (src/domain/mywork/query.ts). */
 export function countOf(db: Db, sql: string, args: unknown[]): number {
   return db.prepare<unknown[], { n: number }>(sql).get(...args)!.n;

@@ -1,7 +1,7 @@
 // Task rows as stored (schema.sql `tasks`): checklist tasks and standalone tasks alike, with
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
-import { keyedMemoOf } from '../store/keyed-memo';
+import { declareMemo, memoOn } from '../store/memo';
 import { TASK_ROW_COLUMNS } from '../store/watched-tables';
 import type { DocTask } from './template-document';
 
@@ -28,10 +28,11 @@ export interface TaskRow {
   created_at: number;
 }
 
-// Remembered per task until its row is written (store/keyed-memo.ts; shared: callers only read
-// them); a status write below hands over the row it leaves, so the answer after it, and the next
+// Remembered per task until its row is written (a memo per task, store/memo.ts; shared: callers
+// only read them); a status write below hands over the row it leaves, so the answer after it, and the next
 // request naming the task, read nothing again (two statements of every status write before).
-const rowsOn = keyedMemoOf<TaskRow | null>('taskRows');
+const TASK_ROW = declareMemo({ name: 'task row', reads: [{ table: 'tasks', columns: TASK_ROW_COLUMNS }], per: 'task' });
+const rowsOn = (db: Db) => memoOn<number, TaskRow | null>(db, TASK_ROW);
 
 /** A task row's columns (not the grid's own flags: store/watched-tables.ts). */
 const ROW = TASK_ROW_COLUMNS.join(', ');
@@ -51,7 +52,7 @@ export function checklistTaskByKey(db: Db, checklistId: number, key: string): Ta
   const row =
     db.prepare<[number, string], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ? AND key = ?`).get(checklistId, key) ??
     db.prepare<[number, string], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ? AND key = ? COLLATE NOCASE`).get(checklistId, key);
-  if (row) rowsOn(db).put(row.id, row);
+  if (row) rowsOn(db).remember(row.id, row);
   return row;
 }
 
@@ -68,10 +69,11 @@ export function tasksOfChecklist(db: Db, checklistId: number): TaskRow[] {
 /** What a checklist's status and halts are judged on (tasks/evaluate.ts): a task's key, kind and status; and its row's id. */
 export type TaskState = Pick<TaskRow, 'id' | 'key' | 'is_heading' | 'is_stop' | 'status'>;
 
-// Remembered per checklist until one of its tasks' states is written (store/keyed-memo.ts);
+// Remembered per checklist until one of its tasks' states is written (a memo per checklist, store/memo.ts);
 // a status write below hands over the list it leaves, so the status refresh and the answer after
 // it read nothing again (measured: 1.5 reads of ~14 us per status write before).
-const statesOn = keyedMemoOf<readonly TaskState[]>('checklistTasks');
+const TASK_STATES = declareMemo({ name: 'checklist task states', reads: [{ table: 'tasks', columns: ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] }], per: 'checklist' });
+const statesOn = (db: Db) => memoOn<number, readonly TaskState[]>(db, TASK_STATES);
 
 /**
  * A checklist's own tasks in checklist order, only what TaskState holds (measured: the whole

@@ -3,7 +3,7 @@
 // notification carries its `id` (task id = task key, field id = field key). The one
 // zod schema is schema.ts; validate.ts checks documents against it and their meaning.
 import type { Db } from '../store/open';
-import { Versioned } from '../store/versioned';
+import { declareMemo, memoOn } from '../store/memo';
 export interface DocNaming {
   name?: string;
   type?: string;
@@ -71,16 +71,14 @@ export interface DataSetLink {
   columns?: { field?: string; column?: string }[];
 }
 
-const versions = new WeakMap<Db, Versioned<string, TemplateDocument | undefined>>();
+const DOCUMENTS = declareMemo({ name: 'template version document', reads: ['template_versions'] });
 
 /**
  * A template version's document, parsed, remembered until a template version row may have
- * changed (store/versioned.ts; the `templateVersions` family of store/watched-tables.ts).
+ * changed (store/memo.ts).
  */
 export function versionDocument(db: Db, templateId: number, version: number): TemplateDocument | undefined {
-  let m = versions.get(db);
-  if (!m) versions.set(db, (m = Versioned.watching(db, 'templateVersions')));
-  return m.get(`${templateId}/${version}`, () => {
+  return memoOn<string, TemplateDocument | undefined>(db, DOCUMENTS).get(`${templateId}/${version}`, () => {
     const row = db.prepare<[number, number], { document: string }>('SELECT document FROM template_versions WHERE template_id = ? AND version = ?').get(templateId, version);
     return row ? parseStoredDocument(row.document) : undefined;
   });

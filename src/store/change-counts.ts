@@ -1,12 +1,13 @@
-// One read of what a remembered value compares (store/versioned.ts, the key resolver) that only
+// One read of what a remembered value compares (store/memo.ts) that only
 // SQLite knows: the connection's total_changes() and, for a file database, its data_version,
-// shared by every remembered value of the connection (the family counts are kept in the process:
+// shared by every memo of the connection (the per-table counts are kept in the process:
 // store/watched-tables.ts). On an in-memory connection opened by openDb the read is reused until
 // a statement that may write runs or something rolls back (store/change-signal.ts): a write
 // request reads them once at most, not once per remembered value it consults (measured: 4-5
 // reads per status write before).
 import type Database from 'better-sqlite3';
 import { signalOf, unchangedSince } from './change-signal';
+import { onConnection } from './on-connection';
 
 type Db = Database.Database;
 
@@ -22,7 +23,7 @@ interface Look {
   last: Counts | undefined;
 }
 
-const looks = new WeakMap<Db, Look>();
+const looks = onConnection<Look>('changeCounts');
 
 function lookOf(db: Db): Look {
   let l = looks.get(db);

@@ -1,16 +1,16 @@
-// What tells the remembered values (store/versioned.ts) that a connection's rows may have
-// changed beyond total_changes(): its rollbacks, counted by the transaction helper
-// (store/open.ts), and its quiet changes, declared by writers of tables nothing remembers.
+// What tells the memos (store/memo.ts) that a connection's rows may have changed beyond
+// total_changes(): its rollbacks, counted by the transaction helper (store/open.ts).
 // And what lets them skip asking SQLite at all: the statements run on the connection that may
 // write (store/open.ts counts them), so while none ran and nothing rolled back, no row of an
 // in-memory database changed.
 import type Database from 'better-sqlite3';
 
+import { onConnection } from './on-connection';
+
 type Db = Database.Database;
 
 export interface Signal {
   rollbacks: number;
-  quiet: number;
   /** The transaction helper of store/open.ts counts this connection's rollbacks. */
   hooked: boolean;
   /**
@@ -25,11 +25,11 @@ export interface Signal {
   totalAt: number;
 }
 
-const signals = new WeakMap<Db, Signal>();
+const signals = onConnection<Signal>('changeSignal');
 
 export function signalOf(db: Db): Signal {
   let s = signals.get(db);
-  if (!s) signals.set(db, (s = { rollbacks: 0, quiet: 0, hooked: false, writes: 0, counted: false, total: 0, totalAt: -1 }));
+  if (!s) signals.set(db, (s = { rollbacks: 0, hooked: false, writes: 0, counted: false, total: 0, totalAt: -1 }));
   return s;
 }
 
@@ -55,15 +55,6 @@ export function unchangedSince(s: Signal, writes: number, rollbacks: number): bo
 /** A transaction or savepoint of this connection was rolled back (or failed to start or commit). */
 export function noteRollback(db: Db): void {
   signalOf(db).rollbacks++;
-}
-
-/**
- * `changes` rows were written to a table that no remembered value reads (today: `activity`).
- * Only a writer of such a table may call this; a value that starts reading the table makes
- * its writer loud again.
- */
-export function quietChanges(db: Db, changes: number): void {
-  signalOf(db).quiet += changes;
 }
 
 /** How many rollbacks this connection has seen (tests and the per-transaction memo). */

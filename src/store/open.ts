@@ -73,7 +73,7 @@ export function migrate(db: Db, blocks = schemaBlocks()): void {
  * `wfe serve --db F`) wrote meanwhile, fails its first write with SQLITE_BUSY at
  * once instead of waiting out the busy timeout. Nested calls stay savepoints.
  * A transaction or savepoint that throws has been rolled back: the remembered values
- * (store/versioned.ts) are told, so none computed inside it outlives it.
+ * (store/memo.ts) are told, so none computed inside it outlives it.
  * The wrapper does what better-sqlite3's db.transaction() does (lib/methods/transaction.js:
  * the same statements, savepoint name and rules), made once per connection: every write
  * request makes a transaction function, and better-sqlite3's builds four variants with

@@ -73,7 +73,7 @@ export interface TestServer extends Started {
 }
 
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
-  const s = await start({ portUs: 0, portEu: 0, log: () => {}, contractCheck: true, ...opts });
+  const s = await start({ portUs: 0, portEu: 0, log: () => {}, contractCheck: true, memoVerify: true, ...opts });
   const clients: Client[] = [];
   const api: TestServer['api'] = async (key, method, path, body, headers = {}, base) => {
     const h: Record<string, string> = { ...headers };
@@ -119,7 +119,7 @@ export async function mcpHttpClient(url: string, key: string): Promise<Client> {
 /** A real `wfe mcp` process over stdio (from source, through tsx). */
 export async function mcpStdioClient(key: string | undefined, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'wfe-test-stdio', version: '1.0.0' });
-  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), WFE_CLI: '1', WFE_CONTRACT_CHECK: '1', ...env };
+  const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), WFE_CLI: '1', WFE_CONTRACT_CHECK: '1', WFE_MEMO_VERIFY: '1', ...env };
   if (key !== undefined) childEnv.SVC_API_KEY = key;
   else delete childEnv.SVC_API_KEY;
   await client.connect(

@@ -14,7 +14,7 @@
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import { EXCLUSIVE_MESSAGE } from '../refusal-texts';
-import { Versioned } from '../../store/versioned';
+import { declareMemo, memoOn } from '../../store/memo';
 import {
   assignedOnChecklist,
   checklistsAssignedTo,
@@ -89,19 +89,16 @@ export function readableChecklistsSql(ctx: Ctx): { sql: string; args: number[] }
 }
 
 // What a member's access to a checklist rests on (something assigned; the template's rules
-// naming them) is read once per state of the tables it rests on (store/versioned.ts; the
-// `access` family of store/watched-tables.ts): the task detail read spent ~6% of its CPU on
+// naming them) is read once per state of the tables it rests on (store/memo.ts): the task detail read spent ~6% of its CPU on
 // these two statements, and a task's status write leaves them standing.
 interface AccessFacts {
   assigned: boolean;
   rules: readonly ChecklistPermission[];
 }
-const facts = new WeakMap<Ctx['db'], Versioned<string, AccessFacts>>();
+const FACTS = declareMemo({ name: 'checklist access facts', reads: [{ table: 'template_permissions' }, { table: 'group_members' }, { table: 'task_assignees' }, { table: 'tasks', columns: ['id', 'checklist_id', 'attached_checklist_id'] }] });
 
 function accessFacts(ctx: Ctx, checklist: ChecklistLike, memberId: number): AccessFacts {
-  let m = facts.get(ctx.db);
-  if (!m) facts.set(ctx.db, (m = Versioned.watching(ctx.db, 'access')));
-  return m.get(`${checklist.id}/${checklist.template_id}/${memberId}`, () => ({
+  return memoOn<string, AccessFacts>(ctx.db, FACTS).get(`${checklist.id}/${checklist.template_id}/${memberId}`, () => ({
     assigned: isAssignedOnChecklist(ctx, checklist.id, memberId),
     rules: templateRulesFor(ctx, checklist.template_id, memberId),
   }));
@@ -184,13 +181,11 @@ export interface TaskLike {
   is_assigned_exclusively: number;
 }
 
-const assignedTo = new WeakMap<Ctx['db'], Versioned<number, ReadonlySet<number>>>();
+const ASSIGNED_TO = declareMemo({ name: 'members assigned to task', reads: ['task_assignees', 'group_members'] });
 
 /** Members covered by the task's assignees (directly or through a group); shared, callers only read it. */
 export function assignedMemberIds(ctx: Ctx, taskId: number): ReadonlySet<number> {
-  let m = assignedTo.get(ctx.db);
-  if (!m) assignedTo.set(ctx.db, (m = Versioned.watching(ctx.db, 'access')));
-  return m.get(taskId, () => assignedMemberIdsNow(ctx, taskId));
+  return memoOn<number, ReadonlySet<number>>(ctx.db, ASSIGNED_TO).get(taskId, () => assignedMemberIdsNow(ctx, taskId));
 }
 
 function assignedMemberIdsNow(ctx: Ctx, taskId: number): Set<number> {

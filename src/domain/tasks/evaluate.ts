@@ -1,8 +1,8 @@
 // Derived task flags (spec v3 2.4, 3): isCurrentlyHidden from the template's conditions
 // evaluated on the checklist's current answers, isCurrentlyHalted from stop tasks.
 // Nothing here is stored in the database; the result is remembered in memory until the
-// database changes (store/versioned.ts).
-import { Versioned } from '../../store/versioned';
+// rows it reads change (store/memo.ts).
+import { declareMemo, memoOn } from '../../store/memo';
 import type { Ctx } from '../../context';
 import type { TemplateDocument } from '../../rows/template-document';
 import { taskStatesOfChecklist, type TaskState } from '../../rows/tasks';
@@ -104,12 +104,17 @@ export function holds(operator: string, answer: unknown, expected: unknown): boo
   }
 }
 
-// A checklist's state depends only on its rows (tasks, answers, its template version), so it
-// is worked out once per change to the database rather than on every read (measured: ~13%
+// A checklist's state depends only on its rows (its tasks' states, answers, its template
+// version's document, handed in), so it is worked out once per change to them (store/memo.ts,
+// per checklist) rather than on every read (measured: ~13%
 // of CPU on the task detail read). The sets are shared: callers only read them.
 // Remembered with the document it was evaluated against: a caller evaluating the checklist
-// against another document (not its own version's) is evaluated afresh.
-const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; state: ChecklistState }>>();
+// against another document (not its own version's) is evaluated afresh (`fits`), and kept in its place.
+const STATES = declareMemo({
+  name: 'checklist evaluation',
+  reads: [{ table: 'tasks', columns: ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] }, { table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
+  per: 'checklist',
+});
 
 /**
  * Evaluates a checklist's conditions and stop tasks against its current state. `tasks`: rows
@@ -118,10 +123,8 @@ const memo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; s
  */
 export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[], stored = false): ChecklistState {
   if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
-  let m = memo.get(ctx.db);
-  if (!m) memo.set(ctx.db, (m = new Versioned(ctx.db)));
-  const hit = m.get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }));
-  return hit.doc === doc ? hit.state : evaluateNow(ctx, checklistId, doc, tasks);
+  const fits = (v: { doc: TemplateDocument }) => v.doc === doc;
+  return memoOn<number, { doc: TemplateDocument; state: ChecklistState }>(ctx.db, STATES).get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }), fits).state;
 }
 
 function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
@@ -141,15 +144,12 @@ function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDoc
 type Hidden = Pick<ChecklistState, 'hiddenTasks' | 'hiddenFields'>;
 
 // What the conditions hide depends only on the checklist's answers and its document, not on
-// the tasks' statuses: remembered until an answer may have changed (the `answers` family of
-// store/watched-tables.ts), so a status write evaluates only its stop tasks again.
-const hiddenMemo = new WeakMap<Ctx['db'], Versioned<number, { doc: TemplateDocument; hidden: Hidden }>>();
+// the tasks' statuses: remembered until an answer may have changed (store/memo.ts), so a status write evaluates only its stop tasks again.
+const HIDDEN = declareMemo({ name: 'hidden by conditions', reads: [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }] });
 
 function conditionsOf(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {
-  let m = hiddenMemo.get(ctx.db);
-  if (!m) hiddenMemo.set(ctx.db, (m = Versioned.watching(ctx.db, 'answers')));
-  const hit = m.get(checklistId, () => ({ doc, hidden: hiddenNow(ctx, checklistId, doc) }));
-  return hit.doc === doc ? hit.hidden : hiddenNow(ctx, checklistId, doc);
+  const fits = (v: { doc: TemplateDocument }) => v.doc === doc;
+  return memoOn<number, { doc: TemplateDocument; hidden: Hidden }>(ctx.db, HIDDEN).get(checklistId, () => ({ doc, hidden: hiddenNow(ctx, checklistId, doc) }), fits).hidden;
 }
 
 function hiddenNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument): Hidden {

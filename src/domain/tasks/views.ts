@@ -18,22 +18,22 @@ import { tagsOf } from '../../rows/tags';
 import { fieldValuesOfTask } from '../../rows/field-values';
 import { assigneesOfTask } from '../../rows/task-assignees';
 import { answerableFields, fieldName, type TaskTarget } from './target';
-import { rememberedBy } from '../../store/versioned';
+import { memoized } from '../../store/memo';
 
 /** The evaluated state of the target's checklist (empty for standalone tasks). */
 export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
   return t.doc && t.task.checklist_id !== null ? evaluateChecklist(ctx, t.task.checklist_id, t.doc) : EMPTY_STATE;
 }
 
-// A task's rows of one kind (its comments, assignments, answers) are kept until a table of their
-// family is written: a status write changes none of them, and its answer and the task read after
+// A task's rows of one kind (its comments, assignments, answers) are kept until their table is
+// written (store/memo.ts): a status write changes none of them, and its answer and the task read after
 // it show all three. The rows are shared: callers only read them.
-const commentRows = rememberedBy('comments', commentsOfTask, 200);
-const assignmentRows = rememberedBy('access', assigneesOfTask);
-const answerRows = rememberedBy('answers', fieldValuesOfTask);
+const commentRows = memoized({ name: 'task comments', reads: ['comments'], max: 200 }, commentsOfTask);
+const assignmentRows = memoized({ name: 'task assignments', reads: ['task_assignees'] }, assigneesOfTask);
+const answerRows = memoized({ name: 'task answers', reads: ['field_values'] }, fieldValuesOfTask);
 // Every status answer names who completed the task: the member's row is kept until the members
-// table changes (the keys family), a fresh reference made from it each time.
-const memberRow = rememberedBy('keys', (db, id: number): MemberRow | null => memberById(db, id) ?? null);
+// table changes, a fresh reference made from it each time.
+const memberRow = memoized({ name: 'member row', reads: ['members'] }, (db, id: number): MemberRow | null => memberById(db, id) ?? null);
 
 /** User reference of a member who has not left (2.4: completedBy absent if the member left). */
 function presentUser(ctx: Ctx, id: number | null) {

@@ -3,7 +3,7 @@
 // way (a legacy task_completed with both taskKey and templateKey) gets one delivery
 // (spec v3 6 rule 7).
 import type { Db } from '../../store/open';
-import { Versioned, rememberedBy } from '../../store/versioned';
+import { declareMemo, memoOn, memoized } from '../../store/memo';
 import { ALL_EVENTS } from './events';
 import { activeWebhooksFor, type WebhookRow } from '../../rows/webhooks';
 import { taskFactsById, taskIdOfComment, templateKeyOfChecklistRow } from '../../rows/event-facts';
@@ -17,11 +17,13 @@ export interface EventFacts {
   fieldKey: string | null;
 }
 
-// Every task event reads which task and template it names: kept until their family's tables are
-// written (store/watched-tables.ts). Keys never change; a checklist's template is its row's
-// (the checklists family), a task's checklist its row's (the access family); a status write moves neither.
-const templateKeyOf = rememberedBy('checklists', (db, checklistId: number) => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null);
-const taskRow = rememberedBy('access', (db, taskId: number) => taskFactsById(db, taskId) ?? null);
+// Every task event reads which task and template it names: kept until the tables they come from
+// are written (store/memo.ts). A status write moves neither.
+const templateKeyOf = memoized(
+  { name: 'template key of checklist', reads: [{ table: 'checklists' }, { table: 'templates', columns: ['id', 'key'] }] },
+  (db, checklistId: number) => templateKeyOfChecklistRow(db, checklistId)?.toLowerCase() ?? null,
+);
+const taskRow = memoized({ name: 'task event facts', reads: [{ table: 'tasks', columns: ['id', 'key', 'checklist_id', 'attached_checklist_id'] }] }, (db, taskId: number) => taskFactsById(db, taskId) ?? null);
 
 function templateKeyOfChecklist(db: Db, checklistId: number | null): string | null {
   return checklistId === null ? null : templateKeyOf(db, checklistId);
@@ -77,13 +79,11 @@ export function matches(w: WebhookRow, eventType: string, f: EventFacts): boolea
 }
 
 // The active subscriptions of a workspace for an event type, remembered until a webhook row may
-// have changed (the `webhooks` family of store/watched-tables.ts): every write that fires an
+// have changed (store/memo.ts): every write that fires an
 // event looked them up. Shared: callers only read the rows.
-const subscriptions = new WeakMap<Db, Versioned<string, readonly WebhookRow[]>>();
+const SUBSCRIPTIONS = declareMemo({ name: 'active webhooks', reads: ['webhooks'] });
 
 export function matchingSubscriptions(db: Db, workspaceId: number, eventType: string, f: EventFacts): WebhookRow[] {
-  let m = subscriptions.get(db);
-  if (!m) subscriptions.set(db, (m = Versioned.watching(db, 'webhooks')));
-  const active = m.get(`${workspaceId}\n${eventType}`, () => activeWebhooksFor(db, workspaceId, eventType, ALL_EVENTS));
+  const active = memoOn<string, readonly WebhookRow[]>(db, SUBSCRIPTIONS).get(`${workspaceId}\n${eventType}`, () => activeWebhooksFor(db, workspaceId, eventType, ALL_EVENTS));
   return active.filter((w) => matches(w, eventType, f));
 }

@@ -1,6 +1,6 @@
-// The per-family change signals (store/watched-tables.ts) and the write count that lets a
-// remembered value skip asking SQLite (store/change-signal.ts): a value reading one family of
-// tables is answered again only while no row of those tables may have changed. Each test
+// The per-table change counts (store/watched-tables.ts) and the write count that lets a memo
+// skip asking SQLite (store/change-signal.ts): a value of a memo declaring some tables
+// (store/memo.ts) is answered again only while no row of those tables may have changed. Each test
 // remembers a value that counts its computations, writes, rolls back or commits from another
 // connection, and checks whether the value was computed again. Probes run on the emulator's
 // own connection inside a transaction they roll back, so the fixture stays as it was.
@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { taskPath, T } from './helpers/tasks';
-import { Versioned } from '../src/store/versioned';
-import { FAMILIES, uncounted, type Family, type Watched } from '../src/store/watched-tables';
+import { Memo, type MemoSpec } from '../src/store/memo';
+import { COUNTED, uncounted, type Read } from '../src/store/watched-tables';
 import { openDb, type Db } from '../src/store/open';
 import { rollbackCount } from '../src/store/change-signal';
 
@@ -24,9 +24,12 @@ after(async () => {
   await s.close();
 });
 
-/** A remembered value of `family` and how many times it was computed. */
-function probe(db: Db, family: Family) {
-  const memo = Versioned.watching<string, number>(db, family);
+const ACCESS: Read[] = [{ table: 'template_permissions' }, { table: 'group_members' }, { table: 'task_assignees' }, { table: 'tasks', columns: ['id', 'checklist_id', 'attached_checklist_id'] }];
+const ANSWERS: Read[] = [{ table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }];
+
+/** A memo value declared to read `reads`, and how many times it was computed (verify mode off: the probe counts its computations). */
+function probe(db: Db, reads: MemoSpec['reads']) {
+  const memo = new Memo<string, number>(db, { name: 'probe', reads }, { verify: false });
   let computed = 0;
   return { read: () => memo.get('probe', () => ++computed), computed: () => computed };
 }
@@ -61,11 +64,11 @@ function someRow(db: Db, table: string): void {
   db.prepare(FIRST_ROWS[table]).run();
 }
 
-for (const [family, watched] of Object.entries(FAMILIES) as [Family, readonly Watched[]][]) {
-  for (const w of watched) {
-    test(`the ${family} signal: an update of ${w.table}${w.columns ? ` (${w.columns.join(', ')})` : ''}, a delete and an insert each make the next answer fresh; the rollback too`, () => {
+{
+  for (const w of COUNTED) {
+    test(`a memo reading ${w.table}${w.columns ? ` (${w.columns.join(', ')})` : ''}: an update, a delete and an insert each make the next answer fresh; the rollback too`, () => {
       const db = s.emu.db;
-      const p = probe(db, family);
+      const p = probe(db, [w]);
       rolledBack(db, () => {
         someRow(db, w.table);
         p.read();
@@ -87,9 +90,9 @@ for (const [family, watched] of Object.entries(FAMILIES) as [Family, readonly Wa
   }
 }
 
-test('the access signal: each watched column of tasks counts, and a task status write (what completing a task writes) leaves the access facts standing', () => {
+test('a memo reading the access tables: each counted column of tasks counts, and a task status write (what completing a task writes) leaves the access facts standing', () => {
   const db = s.emu.db;
-  const p = probe(db, 'access');
+  const p = probe(db, ACCESS);
   rolledBack(db, () => {
     p.read();
     const n0 = p.computed();
@@ -97,20 +100,19 @@ test('the access signal: each watched column of tasks counts, and a task status 
     db.prepare("INSERT INTO activity (workspace_id, member_id, action, text, created_at) VALUES (1, 101, 'probe', 'probe', 0)").run();
     assert.equal(p.read(), n0, 'a status write and an activity row: still remembered');
     let n = n0;
-    for (const column of FAMILIES.access.find((w) => w.table === 'tasks')!.columns!) {
+    for (const column of COUNTED.find((w) => w.table === 'tasks')!.columns!) {
       db.prepare(`UPDATE tasks SET ${column} = ${column} WHERE key = ?`).run(T.managerApproval);
       assert.equal(p.read(), ++n, `after an update of tasks.${column}`);
     }
   });
 });
 
-test('the answers signal and the template documents survive a status write; the whole-connection signal does not', () => {
+test('memos reading the answers and the template documents survive a status write; one that may read any table does not', () => {
   const db = s.emu.db;
-  const answers = probe(db, 'answers');
-  const documents = probe(db, 'templateVersions');
-  const whole = new Versioned<string, number>(db);
-  let wholeComputed = 0;
-  const readWhole = () => whole.get('probe', () => ++wholeComputed);
+  const answers = probe(db, ANSWERS);
+  const documents = probe(db, ['template_versions']);
+  const whole = probe(db, 'any');
+  const readWhole = whole.read;
   rolledBack(db, () => {
     answers.read();
     documents.read();
@@ -124,7 +126,7 @@ test('the answers signal and the template documents survive a status write; the 
 
 test('a savepoint rolled back, then the same table written again: the value computed inside the savepoint is not answered', () => {
   const db = s.emu.db;
-  const p = probe(db, 'access');
+  const p = probe(db, ACCESS);
   rolledBack(db, () => {
     p.read();
     try {
@@ -134,7 +136,7 @@ test('a savepoint rolled back, then the same table written again: the value comp
         throw new Error('the step fails');
       })();
     } catch {
-      // rolled back to the savepoint (the family count stays moved; the rollback count moves too)
+      // rolled back to the savepoint (the table's count stays moved; the rollback count moves too)
     }
     const inside = p.computed();
     db.prepare('UPDATE task_assignees SET assignee_id = assignee_id').run(); // the same table written again
@@ -144,7 +146,7 @@ test('a savepoint rolled back, then the same table written again: the value comp
 
 test('a write through db.exec, through a prepared statement and through INSERT ... RETURNING read with get(): each is seen without any other signal', () => {
   const db = s.emu.db;
-  const p = probe(db, 'access');
+  const p = probe(db, ACCESS);
   rolledBack(db, () => {
     p.read();
     db.exec('UPDATE group_members SET member_id = member_id');
@@ -211,10 +213,10 @@ test('db.transaction as better-sqlite3 gives it: arguments, this and the result 
   }
 });
 
-test('a bulk write with the triggers set aside (the generated workspace): every family counts it once, and the triggers come back to the temp schema, never the file', () => {
+test('a bulk write with the triggers set aside (the generated workspace): every counted table counts it once, and the triggers come back to the temp schema, never the file', () => {
   const db = openDb();
   try {
-    const probes = (Object.keys(FAMILIES) as Family[]).map((f) => probe(db, f));
+    const probes = COUNTED.map((w) => probe(db, [w]));
     for (const p of probes) p.read();
     const temp = () => (db.prepare("SELECT COUNT(*) AS n FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'rows_written_%'").get() as { n: number }).n;
     const before = temp();
@@ -226,21 +228,22 @@ test('a bulk write with the triggers set aside (the generated workspace): every 
     assert.equal((db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rows_written_%'").get() as { n: number }).n, 0, 'none in the database itself');
     for (const p of probes) assert.equal(p.read(), 2, 'computed again after the bulk write');
     db.exec("INSERT INTO workspaces (key, name, region, created_at) VALUES ('w', 'W', 'US', 0)");
-    assert.equal(probes[(Object.keys(FAMILIES) as Family[]).indexOf('keys')].read(), 3, 'the triggers count again');
+    assert.equal(probes[COUNTED.findIndex((w) => w.table === 'workspaces')].read(), 3, 'the triggers count again');
   } finally {
     db.close();
   }
 });
 
-test('another connection committing to the same file (wfe mcp --db F beside the server): each family\'s values are computed again', () => {
+test('another connection committing to the same file (wfe mcp --db F beside the server): every memo\'s values are computed again', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfe-families-'));
   const file = join(dir, 'shared.db');
   const a = openDb(file);
   const b = openDb(file);
   try {
     b.exec('CREATE TABLE probe (n INTEGER)');
-    for (const family of Object.keys(FAMILIES) as Family[]) {
-      const p = probe(a, family);
+    for (const w of [...COUNTED, 'any' as const]) {
+      const p = probe(a, w === 'any' ? w : [w]);
+      const family = w === 'any' ? 'any' : w.table;
       p.read();
       assert.equal(p.read(), 1);
       b.prepare('INSERT INTO probe VALUES (1)').run();
