@@ -1,0 +1,111 @@
+// A table's columns, declared once (docs/architecture.md "Adding a column"): its row type, its
+// SELECT list and its INSERT come from the declaration, and test/columns.test.ts compares every
+// declaration with the migrated schema (PRAGMA table_info), so a column added to schema.sql and
+// not here (or here and not there) fails a test instead of going silently missing from a finder.
+// Plain data: imports nothing, so the store's trigger set-up can read it too.
+
+type SqlType = 'INTEGER' | 'TEXT' | 'REAL' | 'BLOB';
+
+/**
+ * One column: its SQL type, whether it may hold NULL, its schema DEFAULT. `T` is the value's
+ * type in a row; `Optional` says an INSERT may leave it out (nullable, defaulted or the key).
+ */
+export interface Column<T, Optional extends boolean = boolean> {
+  readonly type: SqlType;
+  readonly nullable: boolean;
+  readonly primaryKey: boolean;
+  readonly default: string | number | undefined;
+  /** Only for the compiler. */
+  readonly _row?: T;
+  readonly _optional?: Optional;
+}
+
+const column = <T, O extends boolean>(type: SqlType, nullable: boolean, dflt?: string | number, primaryKey = false): Column<T, O> => ({ type, nullable, primaryKey, default: dflt });
+
+/** The column constructors a declaration is written in. */
+export const col = {
+  /** INTEGER PRIMARY KEY: the row id. */
+  id: () => column<number, true>('INTEGER', false, undefined, true),
+  int: () => column<number, false>('INTEGER', false),
+  intDefault: (dflt: number) => column<number, true>('INTEGER', false, dflt),
+  intOrNull: () => column<number | null, true>('INTEGER', true),
+  text: () => column<string, false>('TEXT', false),
+  textOrNull: () => column<string | null, true>('TEXT', true),
+  /** A TEXT column whose CHECK allows these values (or NULL). */
+  oneOfOrNull: <V extends string>() => column<V | null, true>('TEXT', true),
+};
+
+export type Columns = Record<string, Column<unknown>>;
+
+/** A row as SELECTed. */
+export type RowOf<D extends Columns> = { -readonly [K in keyof D]: D[K] extends Column<infer V> ? V : never };
+
+type OptionalKeys<D extends Columns> = { [K in keyof D]: D[K] extends Column<unknown, true> ? K : never }[keyof D];
+
+/** What an INSERT takes: every column but the row id, those with a default or NULL optional. */
+export type InsertOf<D extends Columns> = Omit<{ [K in Exclude<keyof D, OptionalKeys<D>>]: RowOf<D>[K] } & { [K in OptionalKeys<D>]?: RowOf<D>[K] }, PrimaryKeys<D>>;
+
+type PrimaryKeys<D extends Columns> = { [K in keyof D]: D[K] extends { primaryKey: true } ? K : never }[keyof D] | 'id';
+
+export interface Table<D extends Columns> {
+  readonly name: string;
+  readonly columns: D;
+}
+
+const table = <D extends Columns>(name: string, columns: D): Table<D> => ({ name, columns });
+
+/** The column names of a declaration, in declaration order. */
+export const columnNames = <D extends Columns>(t: Table<D>): (keyof D & string)[] => Object.keys(t.columns);
+
+/**
+ * The one INSERT of a table: every column but the row id, by name (`@column`), and the values for
+ * it: what `row` gives, else the schema's default, else NULL.
+ */
+export function insertOf<D extends Columns>(t: Table<D>): { sql: string; values: (row: InsertOf<D>) => Record<string, unknown> } {
+  const names = columnNames(t).filter((n) => !t.columns[n].primaryKey);
+  const sql = `INSERT INTO ${t.name} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`;
+  const defaults: Record<string, unknown> = {};
+  for (const n of names) defaults[n] = t.columns[n].default ?? null;
+  return { sql, values: (row) => ({ ...defaults, ...row }) };
+}
+
+// ── declarations (schema.sql) ─────────────────────────────────────────────────
+
+export const tasksTable = table('tasks', {
+  id: col.id(),
+  key: col.text(),
+  workspace_id: col.int(),
+  checklist_id: col.intOrNull(),
+  attached_checklist_id: col.intOrNull(),
+  position: col.intDefault(0),
+  name: col.text(),
+  description: col.textOrNull(),
+  is_heading: col.intDefault(0),
+  is_stop: col.intDefault(0),
+  status: col.oneOfOrNull<'Incomplete' | 'Complete' | 'NotApplicable'>(),
+  completed_at: col.intOrNull(),
+  completed_by: col.intOrNull(),
+  not_applicable_at: col.intOrNull(),
+  not_applicable_by: col.intOrNull(),
+  due_at: col.intOrNull(),
+  due_is_manual: col.intDefault(0),
+  is_assigned_exclusively: col.intDefault(0),
+  raised_by: col.intOrNull(),
+  created_at: col.int(),
+  // The Tasks grid's own flags (schema.sql versions 6 and 7), written by schema triggers and
+  // stop visibility: not part of a task row as rows/tasks.ts reads it (TASK_ROW_COLUMNS).
+  grid_halted: col.intDefault(0),
+  stop_hidden: col.intDefault(0),
+});
+
+/** The grid's own columns of `tasks`, which a task row leaves out. */
+const GRID_OWN = ['grid_halted', 'stop_hidden'] as const;
+
+/**
+ * The columns of a task row as rows/tasks.ts reads and remembers it: every column but the grid's
+ * own (store/watched-tables.ts says why its update trigger watches these only).
+ */
+export const TASK_ROW_COLUMNS = columnNames(tasksTable).filter((c): c is Exclude<typeof c, (typeof GRID_OWN)[number]> => !(GRID_OWN as readonly string[]).includes(c));
+
+/** Every declaration, for the schema test. */
+export const declaredTables: readonly Table<Columns>[] = [tasksTable];
