@@ -58,11 +58,11 @@ const table = <D extends Columns>(name: string, columns: D): Table<D> => ({ name
 export const columnNames = <D extends Columns>(t: Table<D>): (keyof D & string)[] => Object.keys(t.columns);
 
 /**
- * The one INSERT of a table: every column but the row id, by name (`@column`), and the values for
- * it: what `row` gives, else the schema's default, else NULL.
+ * The one INSERT of a table: every column but the row id (or the `only` ones), by name
+ * (`@column`), and the values for it: what `row` gives, else the schema's default, else NULL.
  */
-export function insertOf<D extends Columns>(t: Table<D>): { sql: string; values: (row: InsertOf<D>) => Record<string, unknown> } {
-  const names = columnNames(t).filter((n) => !t.columns[n].primaryKey);
+export function insertOf<D extends Columns, R = InsertOf<D>>(t: Table<D>, only?: readonly (keyof D & string)[]): { sql: string; values: (row: R) => Record<string, unknown> } {
+  const names = (only ?? columnNames(t)).filter((n) => !t.columns[n].primaryKey);
   const sql = `INSERT INTO ${t.name} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`;
   const defaults: Record<string, unknown> = {};
   for (const n of names) defaults[n] = t.columns[n].default ?? null;

@@ -188,9 +188,11 @@ export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
 }
 
 /** What the one INSERT of a task takes (rows/columns.ts: defaults and NULLs may be left out). */
-export type TaskInsert = InsertOf<typeof tasksTable.columns>;
+export type TaskInsert = Omit<InsertOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
-const TASK_INSERT = insertOf(tasksTable);
+// A task row's columns only: the grid's own are the schema triggers' to set (and a database
+// still being migrated may not have them yet).
+const TASK_INSERT = insertOf<typeof tasksTable.columns, TaskInsert>(tasksTable, TASK_ROW_COLUMNS);
 
 /** The one INSERT of a task (checklist, standalone, fixture); answers its row id. */
 export function insertTask(db: Db, t: TaskInsert): number {
