@@ -37,16 +37,29 @@ export function findChecklistTask(ctx: Ctx, checklistKey: string, taskKey: strin
   const checklist = findChecklist(ctx, checklistKey);
   const task = checklistTaskByKey(ctx.db, checklist.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'on this checklist');
-  const doc = checklistDocument(ctx, checklist);
-  return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+  return targetOf(ctx, task, checklist);
 }
 
 /** A standalone task of the workspace (attached or not), or 404 TASK_NOT_FOUND. */
 export function findStandaloneTask(ctx: Ctx, taskKey: string): TaskTarget {
   const task = standaloneTaskByKey(ctx.db, ctx.workspace.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'as a standalone task in this workspace');
-  const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
-  return { task, checklist, standalone: true, doc: null, docTask: null };
+  return targetOf(ctx, task);
+}
+
+/**
+ * The one builder of a task target, for a task row found any way (v3 keys, legacy ids, a snooze
+ * reference): a checklist task with its checklist and version document, a standalone task with
+ * the checklist it is attached to. `checklist`, when the caller holds it already, is that one.
+ */
+export function targetOf(ctx: Ctx, task: TaskRow, checklist?: ChecklistRow | null): TaskTarget {
+  if (task.checklist_id !== null) {
+    const own = checklist ?? checklistById(ctx, task.checklist_id)!;
+    const doc = checklistDocument(ctx, own);
+    return { task, checklist: own, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+  }
+  const attached = checklist !== undefined ? checklist : task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
+  return { task, checklist: attached, standalone: true, doc: null, docTask: null };
 }
 
 /** Re-reads the task row after a write. */
