@@ -2,6 +2,7 @@
 // (checklistKey, taskKey), a standalone task by its own key. Lookups come before any
 // permission check (5.10): another workspace's task is 404, never 403.
 import type { Ctx } from '../../context';
+import { labelOrUnlabelled } from '../field-label';
 import { notFound } from '../../errors';
 import { checklistById, findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { versionDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
@@ -78,7 +79,5 @@ export function answerableFields(t: Pick<TaskTarget, 'docTask'>): DocField[] {
 
 /** Field name: its label, or "Unlabelled <type> Content at Position <n>" (2.5, 6.2). */
 export function fieldName(docTask: DocTask | null, f: DocField): string {
-  if (f.label && f.label.trim()) return f.label;
-  const n = (docTask?.fields ?? []).indexOf(f) + 1;
-  return `Unlabelled ${f.type} Content at Position ${n}`;
+  return labelOrUnlabelled(f.label, f.type, (docTask?.fields ?? []).indexOf(f) + 1);
 }
