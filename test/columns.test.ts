@@ -1,9 +1,9 @@
-// Each table's columns are declared once (src/rows/columns.ts); this compares every declaration
+// Each table's columns are declared once (src/store/columns.ts); this compares every declaration
 // with the migrated schema (PRAGMA table_info), so a column added on one side only fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDb, type Db } from '../src/store/open';
-import { declaredTables, insertOf, tasksTable, type Columns, type Table } from '../src/rows/columns';
+import { declaredTables, insertOf, tasksTable, type Columns, type Table } from '../src/store/columns';
 
 interface Info { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }
 

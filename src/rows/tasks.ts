@@ -2,10 +2,10 @@
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
 import { keyedMemoOf } from '../store/keyed-memo';
-import { TASK_ROW_COLUMNS, insertOf, tasksTable, type InsertOf, type RowOf } from './columns';
+import { TASK_ROW_COLUMNS, insertOf, tasksTable, type InsertOf, type RowOf } from '../store/columns';
 import type { DocTask } from './template-document';
 
-/** A task row as rows here read it: the declared columns but the grid's own (rows/columns.ts). */
+/** A task row as rows here read it: the declared columns but the grid's own (store/columns.ts). */
 export type TaskRow = Omit<RowOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
 // Remembered per task until its row is written (store/keyed-memo.ts; shared: callers only read
@@ -13,7 +13,7 @@ export type TaskRow = Omit<RowOf<typeof tasksTable.columns>, 'grid_halted' | 'st
 // request naming the task, read nothing again (two statements of every status write before).
 const rowsOn = keyedMemoOf<TaskRow | null>('taskRows');
 
-/** A task row's columns (not the grid's own flags: rows/columns.ts). */
+/** A task row's columns (not the grid's own flags: store/columns.ts). */
 const ROW = TASK_ROW_COLUMNS.join(', ');
 
 export function taskById(db: Db, id: number): TaskRow | undefined {
@@ -187,7 +187,7 @@ export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
   return insertTask(db, { ...t, checklist_id: null, position: 0, status: 'Incomplete' });
 }
 
-/** What the one INSERT of a task takes (rows/columns.ts: defaults and NULLs may be left out). */
+/** What the one INSERT of a task takes (store/columns.ts: defaults and NULLs may be left out). */
 export type TaskInsert = Omit<InsertOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
 // A task row's columns only: the grid's own are the schema triggers' to set (and a database

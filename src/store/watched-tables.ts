@@ -15,7 +15,7 @@
 // watched row written go through a statement journal of the temp database (measured: a
 // generated workspace of 5,000 checklists took 2.6 s to write against 1.4 s without).
 import type Database from 'better-sqlite3';
-import { TASK_ROW_COLUMNS } from '../rows/columns';
+import { TASK_ROW_COLUMNS } from './columns';
 export { TASK_ROW_COLUMNS };
 
 type Db = Database.Database;
@@ -106,7 +106,7 @@ const TRIGGERS = (() => {
 // checklist) really changed.
 const STATE_CHANGED = ['key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'].map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 
-// The update trigger watches a task row's columns only (TASK_ROW_COLUMNS, rows/columns.ts): a stop
+// The update trigger watches a task row's columns only (TASK_ROW_COLUMNS, columns.ts): a stop
 // task's status write, which moves the grid's own flags on the tasks behind it, leaves their
 // remembered rows standing.
 const TASK_TRIGGERS = (

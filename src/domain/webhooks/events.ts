@@ -1,5 +1,7 @@
 // The event table of spec v3 6: which scopes each event allows and which payload
 // family it has. Legacy subscriptions (legacy spec 4.7) know six of them.
+import type { EventSubjects } from '../../event-subjects';
+
 export type ScopeType = 'Template' | 'Task' | 'Workspace' | 'Field';
 
 export interface EventInfo {
@@ -22,30 +24,10 @@ export const EVENTS = {
 
 export type EventType = keyof typeof EVENTS;
 
-/** A Data Set record field's value before and after an update (spec v3 6.4 `changes`). */
-export type RecordChanges = Record<string, { before: unknown; after: unknown }>;
-
-/**
- * What the domain hands the event hook with each event (ctx.hooks.event), by event: the ids the
- * payload is built from when the event is processed (src/webhooks/payloads/build.ts). An event
- * added to EVENTS and not here fails to compile (EVERY_EVENT_HAS_A_SUBJECT), and so does a hook
- * call or a payload builder that gives or reads another shape.
- */
-export type EventSubjects = {
-  new_checklist: { checklistId: number };
-  checklist_completed: { checklistId: number };
-  task_completed: { taskId: number };
-  file_uploaded: { taskId: number; fieldKey: string; fileId: number };
-  comment_created: { commentId: number };
-  task_assigned: { taskId: number; assigneeType: string; assigneeId: number };
-  'data_set.record.created': { recordId: number };
-  // `changes` as the domain computed them, or the values `before` to compare with (outbox.ts).
-  'data_set.record.updated': { recordId: number } & ({ changes: RecordChanges } | { before: Record<string, unknown> });
-  'data_set.record.deleted': { recordId: number };
-};
+export type { EventSubjects, RecordChanges } from '../../event-subjects';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** Compiles only while EventSubjects names exactly the events of EVENTS. */
+/** Compiles only while EventSubjects (src/event-subjects.ts) names exactly the events of EVENTS. */
 export const EVERY_EVENT_HAS_A_SUBJECT: Same<keyof EventSubjects, EventType> = true;
 export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
 export const LEGACY_EVENT_TYPES = EVENT_TYPES.filter((e) => EVENTS[e].legacy);

@@ -2,7 +2,8 @@
 // SELECT list and its INSERT come from the declaration, and test/columns.test.ts compares every
 // declaration with the migrated schema (PRAGMA table_info), so a column added to schema.sql and
 // not here (or here and not there) fails a test instead of going silently missing from a finder.
-// Plain data: imports nothing, so the store's trigger set-up can read it too.
+// Plain data beside schema.sql's migrations: imports nothing; the row layer and the store's
+// trigger set-up both read it.
 
 type SqlType = 'INTEGER' | 'TEXT' | 'REAL' | 'BLOB';
 
