@@ -32,6 +32,8 @@ export const col = {
   intOrNull: () => column<number | null, true>('INTEGER', true),
   text: () => column<string, false>('TEXT', false),
   textOrNull: () => column<string | null, true>('TEXT', true),
+  /** A TEXT NOT NULL column whose CHECK allows these values. */
+  oneOf: <V extends string>() => column<V, false>('TEXT', false),
   /** A TEXT column whose CHECK allows these values (or NULL). */
   oneOfOrNull: <V extends string>() => column<V | null, true>('TEXT', true),
 };
@@ -99,6 +101,28 @@ export const tasksTable = table('tasks', {
   stop_hidden: col.intDefault(0),
 });
 
+export const checklistsTable = table('checklists', {
+  id: col.id(),
+  key: col.text(),
+  workspace_id: col.int(),
+  template_id: col.int(),
+  template_version: col.int(),
+  name: col.text(),
+  status: col.oneOf<'Scheduled' | 'InProgress' | 'Complete'>(),
+  created_by: col.intOrNull(),
+  created_at: col.int(),
+  scheduled_at: col.intOrNull(),
+  started_at: col.intOrNull(),
+  completed_at: col.intOrNull(),
+  due_at: col.intOrNull(),
+  is_archived: col.intDefault(0),
+  share_token: col.textOrNull(),
+  schedule_id: col.intOrNull(),
+  rebuilding: col.intDefault(0),
+  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
+  parameters: col.textOrNull(),
+});
+
 /** The grid's own columns of `tasks`, which a task row leaves out. */
 const GRID_OWN = ['grid_halted', 'stop_hidden'] as const;
 
@@ -109,4 +133,4 @@ const GRID_OWN = ['grid_halted', 'stop_hidden'] as const;
 export const TASK_ROW_COLUMNS = columnNames(tasksTable).filter((c): c is Exclude<typeof c, (typeof GRID_OWN)[number]> => !(GRID_OWN as readonly string[]).includes(c));
 
 /** Every declaration, for the schema test. */
-export const declaredTables: readonly Table<Columns>[] = [tasksTable];
+export const declaredTables: readonly Table<Columns>[] = [tasksTable, checklistsTable];
