@@ -23,7 +23,8 @@ function mismatches(db: Db, t: Table<Columns>): string[] {
     if (d.type !== c.type) out.push(`${t.name}.${c.name}: type ${d.type}, schema ${c.type}`);
     if (d.primaryKey !== (c.pk === 1)) out.push(`${t.name}.${c.name}: primary key differs`);
     if (!d.primaryKey && d.nullable !== (c.notnull === 0)) out.push(`${t.name}.${c.name}: NULL allowed differs`);
-    const dflt = d.default === undefined ? null : String(d.default);
+    // PRAGMA gives a default as SQL: a string quoted.
+    const dflt = d.default === undefined ? null : typeof d.default === 'string' ? `'${d.default.replace(/'/g, "''")}'` : String(d.default);
     if (dflt !== c.dflt_value) out.push(`${t.name}.${c.name}: DEFAULT ${dflt}, schema ${c.dflt_value}`);
   }
   return out;

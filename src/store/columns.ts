@@ -31,6 +31,7 @@ export const col = {
   intDefault: (dflt: number) => column<number, true>('INTEGER', false, dflt),
   intOrNull: () => column<number | null, true>('INTEGER', true),
   text: () => column<string, false>('TEXT', false),
+  textDefault: (dflt: string) => column<string, true>('TEXT', false, dflt),
   textOrNull: () => column<string | null, true>('TEXT', true),
   /** A TEXT NOT NULL column whose CHECK allows these values. */
   oneOf: <V extends string>() => column<V, false>('TEXT', false),
@@ -123,6 +124,31 @@ export const checklistsTable = table('checklists', {
   parameters: col.textOrNull(),
 });
 
+export const commentsTable = table('comments', {
+  id: col.id(),
+  task_id: col.int(),
+  author_id: col.intOrNull(),
+  html: col.textOrNull(),
+  text: col.textDefault(''),
+  /** JSON array of {type, id, name}. */
+  mentions: col.textDefault('[]'),
+  file_id: col.intOrNull(),
+  created_at: col.int(),
+});
+
+export const activityTable = table('activity', {
+  id: col.id(),
+  workspace_id: col.int(),
+  checklist_id: col.intOrNull(),
+  task_id: col.intOrNull(),
+  member_id: col.intOrNull(),
+  action: col.text(),
+  text: col.text(),
+  /** JSON details, or null. */
+  data: col.textOrNull(),
+  created_at: col.int(),
+});
+
 /** The grid's own columns of `tasks`, which a task row leaves out. */
 const GRID_OWN = ['grid_halted', 'stop_hidden'] as const;
 
@@ -133,4 +159,4 @@ const GRID_OWN = ['grid_halted', 'stop_hidden'] as const;
 export const TASK_ROW_COLUMNS = columnNames(tasksTable).filter((c): c is Exclude<typeof c, (typeof GRID_OWN)[number]> => !(GRID_OWN as readonly string[]).includes(c));
 
 /** Every declaration, for the schema test. */
-export const declaredTables: readonly Table<Columns>[] = [tasksTable, checklistsTable];
+export const declaredTables: readonly Table<Columns>[] = [tasksTable, checklistsTable, commentsTable, activityTable];
