@@ -1,6 +1,7 @@
 import type { Db } from './store/open';
 import type { Clock } from './clock';
 import type { MemberRow, WorkspaceRow, KeyRow } from './rows/people';
+import type { EventSubjects, HookEvent } from './event-subjects';
 
 export type Region = 'US' | 'EU';
 
@@ -23,8 +24,8 @@ export type Via = 'rest' | 'mcp' | 'legacy' | 'scheduler' | 'upgrade worker';
 
 /** Hooks the domain calls without knowing who listens (webhook outbox, journal). */
 export interface DomainHooks {
-  /** Called inside the write transaction that caused the event. */
-  event?: (ctx: Ctx, eventType: string, subject: Record<string, unknown>) => void;
+  /** Called inside the write transaction that caused the event, with that event's subject (src/event-subjects.ts). */
+  event?: <E extends HookEvent>(ctx: Ctx, eventType: E, subject: EventSubjects[E]) => void;
   /** The upgrade worker (src/upgrades/install.ts): its queue delay, and a wake-up after queueing. */
   upgrades?: { delayMs: number; queued(): void };
 }

@@ -3,28 +3,18 @@
 import type { Ctx } from '../context';
 import { ApiError, notFound } from '../errors';
 import type { ChecklistRow } from '../domain/checklist-lookup';
-import { checklistById } from '../domain/checklist-lookup';
 import { assertTaskReadable } from '../domain/tasks/guard';
-import type { TaskRow } from '../domain/tasks/rows';
-import { checklistDocument, docTaskOf, type TaskTarget } from '../domain/tasks/target';
+import { targetOf, type TaskTarget } from '../domain/tasks/target';
 import { checklistOfWorkspace } from '../rows/checklists';
 import { taskOfWorkspace } from '../rows/tasks';
+
+/** The task target of a task row: domain/tasks/target.ts builds it, for v3 and legacy alike. */
+export { targetOf };
 
 export function checklistOfId(ctx: Ctx, id: number): ChecklistRow {
   const row = checklistOfWorkspace(ctx.db, ctx.workspace.id, id);
   if (!row) throw notFound('CHECKLIST_NOT_FOUND', `No checklist with id ${id} exists in this workspace.`);
   return row;
-}
-
-/** The task target of a task row (checklist task or standalone), as the v3 lookups build it. */
-export function targetOf(ctx: Ctx, task: TaskRow): TaskTarget {
-  if (task.checklist_id !== null) {
-    const checklist = checklistById(ctx, task.checklist_id)!;
-    const doc = checklistDocument(ctx, checklist);
-    return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
-  }
-  const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
-  return { task, checklist, standalone: true, doc: null, docTask: null };
 }
 
 export function taskOfId(ctx: Ctx, id: number): TaskTarget {

@@ -2,22 +2,15 @@
 // (store/memo.ts), so recording who did what does not make the checklist's evaluated state,
 // computed by the same write, stale.
 import type { Db } from '../store/open';
+import { activityTable, insertOf, type InsertOf } from '../store/columns';
 
-export interface ActivityInsert {
-  workspace_id: number;
-  checklist_id: number | null;
-  task_id: number | null;
-  member_id: number;
-  action: string;
-  text: string;
-  /** JSON, or null. */
-  data: string | null;
-  created_at: number;
-}
+/** What an activity entry is written with (store/columns.ts). */
+export type ActivityInsert = InsertOf<typeof activityTable.columns>;
+
+const ACTIVITY_INSERT = insertOf(activityTable);
 
 export function insertActivity(db: Db, a: ActivityInsert): void {
-  db.prepare('INSERT INTO activity (workspace_id, checklist_id, task_id, member_id, action, text, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(a.workspace_id, a.checklist_id, a.task_id, a.member_id, a.action, a.text, a.data, a.created_at);
+  db.prepare(ACTIVITY_INSERT.sql).run(ACTIVITY_INSERT.values(a));
 }
 
 export interface ActivityRow {

@@ -1,28 +1,10 @@
 // Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
 import type { Db } from '../store/open';
 import { memoized } from '../store/memo';
+import { checklistsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
 
-export interface ChecklistRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  template_id: number;
-  template_version: number;
-  name: string;
-  status: 'Scheduled' | 'InProgress' | 'Complete';
-  created_by: number | null;
-  created_at: number;
-  scheduled_at: number | null;
-  started_at: number | null;
-  completed_at: number | null;
-  due_at: number | null;
-  is_archived: number;
-  share_token: string | null;
-  schedule_id: number | null;
-  rebuilding: number;
-  /** JSON of the parameters sent at start (schema version 4; docs/upgrades.md). */
-  parameters?: string | null;
-}
+/** A checklist row as stored (store/columns.ts). */
+export type ChecklistRow = RowOf<typeof checklistsTable.columns>;
 
 export function checklistById(db: Db, id: number): ChecklistRow | undefined {
   return db.prepare<[number], ChecklistRow>('SELECT * FROM checklists WHERE id = ?').get(id);
@@ -206,14 +188,17 @@ export interface ChecklistInsert {
 
 /** A new running checklist; returns its row id. */
 export function insertChecklistRow(db: Db, c: ChecklistInsert): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO checklists (key, workspace_id, template_id, template_version, name, status, created_by, created_at, started_at, due_at)
-         VALUES (?, ?, ?, ?, ?, 'InProgress', ?, ?, ?, ?)`,
-      )
-      .run(c.key, c.workspaceId, c.templateId, c.version, c.name, c.createdBy, c.now, c.startedAt, c.dueAt).lastInsertRowid,
-  );
+  return insertChecklist(db, {
+    key: c.key, workspace_id: c.workspaceId, template_id: c.templateId, template_version: c.version, name: c.name, status: 'InProgress',
+    created_by: c.createdBy, created_at: c.now, started_at: c.startedAt, due_at: c.dueAt,
+  });
+}
+
+const CHECKLIST_INSERT = insertOf(checklistsTable);
+
+/** The one INSERT of a checklist (store/columns.ts: defaults and NULLs may be left out); answers its row id. */
+export function insertChecklist(db: Db, c: InsertOf<typeof checklistsTable.columns>): number {
+  return Number(db.prepare(CHECKLIST_INSERT.sql).run(CHECKLIST_INSERT.values(c)).lastInsertRowid);
 }
 
 export function setChecklistParameters(db: Db, id: number, json: string): void {

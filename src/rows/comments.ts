@@ -1,16 +1,9 @@
 // Task comments as stored (schema.sql `comments`). Never edited: added and deleted whole.
 import type { Db } from '../store/open';
+import { commentsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
 
-export interface CommentRow {
-  id: number;
-  task_id: number;
-  author_id: number | null;
-  html: string | null;
-  text: string;
-  mentions: string;
-  file_id: number | null;
-  created_at: number;
-}
+/** A comment row as stored (store/columns.ts). */
+export type CommentRow = RowOf<typeof commentsTable.columns>;
 
 export function commentById(db: Db, id: number): CommentRow | undefined {
   return db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE id = ?').get(id);
@@ -25,12 +18,11 @@ export function commentsOfTask(db: Db, taskId: number): CommentRow[] {
   return db.prepare<[number], CommentRow>('SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, id').all(taskId);
 }
 
-export function insertComment(db: Db, c: Omit<CommentRow, 'id'>): number {
-  return Number(
-    db
-      .prepare('INSERT INTO comments (task_id, author_id, html, text, mentions, file_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(c.task_id, c.author_id, c.html, c.text, c.mentions, c.file_id, c.created_at).lastInsertRowid,
-  );
+const COMMENT_INSERT = insertOf(commentsTable);
+
+/** The one INSERT of a comment (the generator's too); answers its row id. */
+export function insertComment(db: Db, c: InsertOf<typeof commentsTable.columns>): number {
+  return Number(db.prepare(COMMENT_INSERT.sql).run(COMMENT_INSERT.values(c)).lastInsertRowid);
 }
 
 export function deleteComment(db: Db, id: number): void {

@@ -2,31 +2,11 @@
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
 import { declareMemo, memoOn } from '../store/memo';
-import { TASK_ROW_COLUMNS } from '../store/watched-tables';
+import { TASK_ROW_COLUMNS, insertOf, tasksTable, type InsertOf, type RowOf } from '../store/columns';
 import type { DocTask } from './template-document';
 
-export interface TaskRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  checklist_id: number | null;
-  attached_checklist_id: number | null;
-  position: number;
-  name: string;
-  description: string | null;
-  is_heading: number;
-  is_stop: number;
-  status: 'Incomplete' | 'Complete' | 'NotApplicable' | null;
-  completed_at: number | null;
-  completed_by: number | null;
-  not_applicable_at: number | null;
-  not_applicable_by: number | null;
-  due_at: number | null;
-  due_is_manual: number;
-  is_assigned_exclusively: number;
-  raised_by: number | null;
-  created_at: number;
-}
+/** A task row as rows here read it: the declared columns but the grid's own (store/columns.ts). */
+export type TaskRow = Omit<RowOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
 // Remembered per task until its row is written (a memo per task, store/memo.ts; shared: callers
 // only read them); a status write below hands over the row it leaves, so the answer after it, and the next
@@ -34,7 +14,7 @@ export interface TaskRow {
 const TASK_ROW = declareMemo({ name: 'task row', reads: [{ table: 'tasks', columns: TASK_ROW_COLUMNS }], per: 'task' });
 const rowsOn = (db: Db) => memoOn<number, TaskRow | null>(db, TASK_ROW);
 
-/** A task row's columns (not the grid's own flags: store/watched-tables.ts). */
+/** A task row's columns (not the grid's own flags: store/columns.ts). */
 const ROW = TASK_ROW_COLUMNS.join(', ');
 
 export function taskById(db: Db, id: number): TaskRow | undefined {
@@ -58,12 +38,12 @@ export function checklistTaskByKey(db: Db, checklistId: number, key: string): Ta
 
 /** A standalone task of the workspace by its key (attached or not). */
 export function standaloneTaskByKey(db: Db, workspaceId: number, key: string): TaskRow | undefined {
-  return db.prepare<[string, number], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);
+  return db.prepare<[string, number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id IS NULL AND key = ? COLLATE NOCASE AND workspace_id = ?`).get(key, workspaceId);
 }
 
 /** A checklist's own tasks in checklist order. */
 export function tasksOfChecklist(db: Db, checklistId: number): TaskRow[] {
-  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ? ORDER BY position, id').all(checklistId);
+  return db.prepare<[number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ? ORDER BY position, id`).all(checklistId);
 }
 
 /** What a checklist's status and halts are judged on (tasks/evaluate.ts): a task's key, kind and status; and its row's id. */
@@ -87,7 +67,7 @@ export function taskStatesOfChecklist(db: Db, checklistId: number): readonly Tas
 
 /** Standalone tasks attached to a checklist, oldest first. */
 export function tasksAttachedTo(db: Db, checklistId: number): TaskRow[] {
-  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL ORDER BY created_at, id').all(checklistId);
+  return db.prepare<[number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE attached_checklist_id = ? AND checklist_id IS NULL ORDER BY created_at, id`).all(checklistId);
 }
 
 export function countTasksAttachedTo(db: Db, checklistId: number): number {
@@ -206,14 +186,19 @@ export interface StandaloneInsert {
 
 /** A new standalone task, Incomplete; answers its row id. */
 export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO tasks (key, workspace_id, checklist_id, attached_checklist_id, position, name, description, status, due_at, due_is_manual, is_assigned_exclusively, raised_by, created_at)
-         VALUES (?, ?, NULL, ?, 0, ?, ?, 'Incomplete', ?, ?, ?, ?, ?)`,
-      )
-      .run(t.key, t.workspace_id, t.attached_checklist_id, t.name, t.description, t.due_at, t.due_is_manual, t.is_assigned_exclusively, t.raised_by, t.created_at).lastInsertRowid,
-  );
+  return insertTask(db, { ...t, checklist_id: null, position: 0, status: 'Incomplete' });
+}
+
+/** What the one INSERT of a task takes (store/columns.ts: defaults and NULLs may be left out). */
+export type TaskInsert = Omit<InsertOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
+
+// A task row's columns only: the grid's own are the schema triggers' to set (and a database
+// still being migrated may not have them yet).
+const TASK_INSERT = insertOf<typeof tasksTable.columns, TaskInsert>(tasksTable, TASK_ROW_COLUMNS);
+
+/** The one INSERT of a task (checklist, standalone, fixture); answers its row id. */
+export function insertTask(db: Db, t: TaskInsert): number {
+  return Number(db.prepare(TASK_INSERT.sql).run(TASK_INSERT.values(t)).lastInsertRowid);
 }
 
 export function setTaskName(db: Db, id: number, name: string): void {
@@ -273,17 +258,17 @@ export function setRuleDue(db: Db, id: number, dueAt: number | null): void {
 
 /** A checklist's own tasks, in no particular order. */
 export function tasksOfChecklistUnordered(db: Db, checklistId: number): TaskRow[] {
-  return db.prepare<[number], TaskRow>('SELECT * FROM tasks WHERE checklist_id = ?').all(checklistId);
+  return db.prepare<[number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id = ?`).all(checklistId);
 }
 
 /** A task of the workspace by its integer id (legacy spec 2); another workspace's is undefined. */
 export function taskOfWorkspace(db: Db, workspaceId: number, id: number): TaskRow | undefined {
-  return db.prepare<[number, number], TaskRow>('SELECT * FROM tasks WHERE id = ? AND workspace_id = ?').get(id, workspaceId);
+  return db.prepare<[number, number], TaskRow>(`SELECT ${ROW} FROM tasks WHERE id = ? AND workspace_id = ?`).get(id, workspaceId);
 }
 
 /** A standalone task attached to the checklist, by its key. */
 export function attachedTaskByKey(db: Db, checklistId: number, key: string): TaskRow | undefined {
-  return db.prepare<[number, string], TaskRow>('SELECT * FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE').get(checklistId, key);
+  return db.prepare<[number, string], TaskRow>(`SELECT ${ROW} FROM tasks WHERE checklist_id IS NULL AND attached_checklist_id = ? AND key = ? COLLATE NOCASE`).get(checklistId, key);
 }
 
 export interface ChecklistTaskInsert {
@@ -295,7 +280,7 @@ export interface ChecklistTaskInsert {
   description: string | null;
   isHeading: 0 | 1;
   isStop: 0 | 1;
-  status: string | null;
+  status: TaskRow['status'];
   dueAt: number | null;
   exclusive: 0 | 1;
   now: number;
@@ -323,12 +308,18 @@ export function insertTaskOfVersion(db: Db, t: DocTask, at: { workspaceId: numbe
 
 /** A checklist's task as a template version lays it out; returns its row id. */
 export function insertChecklistTask(db: Db, t: ChecklistTaskInsert): number {
-  return Number(
-    db
-      .prepare(
-        `INSERT INTO tasks (key, workspace_id, checklist_id, position, name, description, is_heading, is_stop, status, due_at, is_assigned_exclusively, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(t.key, t.workspaceId, t.checklistId, t.position, t.name, t.description, t.isHeading, t.isStop, t.status, t.dueAt, t.exclusive, t.now).lastInsertRowid,
-  );
+  return insertTask(db, {
+    key: t.key,
+    workspace_id: t.workspaceId,
+    checklist_id: t.checklistId,
+    position: t.position,
+    name: t.name,
+    description: t.description,
+    is_heading: t.isHeading,
+    is_stop: t.isStop,
+    status: t.status,
+    due_at: t.dueAt,
+    is_assigned_exclusively: t.exclusive,
+    created_at: t.now,
+  });
 }

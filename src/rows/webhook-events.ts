@@ -2,46 +2,19 @@
 // one delivery per matching subscription (and per replay). The delivery log is a read model
 // over both and the workspace.
 import type { Db } from '../store/open';
+import { deliveriesTable, eventsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
 
-export interface EventRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  event_type: string;
-  subject: string | null;
-  actor_id: number | null;
-  body: string | null;
-  state: string;
-  drop_reason: string | null;
-  created_at: number;
-  processed_at: number | null;
-}
+/** An outbox event row as stored (store/columns.ts). */
+export type EventRow = RowOf<typeof eventsTable.columns>;
 
-export interface DeliveryRow {
-  id: number;
-  key: string;
-  event_id: number;
-  webhook_id: number | null;
-  target_url: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_response: string | null;
-  headers: string | null;
-  attempt_log: string;
-  replay_of: number | null;
-  created_at: number;
-  delivered_at: number | null;
-}
+/** A delivery row as stored (store/columns.ts). */
+export type DeliveryRow = RowOf<typeof deliveriesTable.columns>;
 
-export function insertEvent(db: Db, e: Pick<EventRow, 'key' | 'workspace_id' | 'event_type' | 'subject' | 'actor_id' | 'state' | 'drop_reason' | 'created_at'>): number {
-  return Number(
-    db
-      .prepare('INSERT INTO events (key, workspace_id, event_type, subject, actor_id, state, drop_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(e.key, e.workspace_id, e.event_type, e.subject, e.actor_id, e.state, e.drop_reason, e.created_at).lastInsertRowid,
-  );
+const EVENT_INSERT = insertOf(eventsTable);
+const DELIVERY_INSERT = insertOf(deliveriesTable);
+
+export function insertEvent(db: Db, e: InsertOf<typeof eventsTable.columns>): number {
+  return Number(db.prepare(EVENT_INSERT.sql).run(EVENT_INSERT.values(e)).lastInsertRowid);
 }
 
 export const eventById = (db: Db, id: number): EventRow | undefined => db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?').get(id);
@@ -54,16 +27,8 @@ export const markEventBuilt = (db: Db, id: number, body: string, at: number): vo
 /** A dropped event goes back to pending, to be built again (a replay). */
 export const reopenEvent = (db: Db, id: number): void => void db.prepare("UPDATE events SET state = 'pending', drop_reason = NULL WHERE id = ?").run(id);
 
-export function insertDelivery(db: Db, d: Pick<DeliveryRow, 'key' | 'event_id' | 'webhook_id' | 'target_url' | 'next_attempt_at' | 'replay_of' | 'created_at'>): void {
-  db.prepare('INSERT INTO deliveries (key, event_id, webhook_id, target_url, next_attempt_at, replay_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    d.key,
-    d.event_id,
-    d.webhook_id,
-    d.target_url,
-    d.next_attempt_at,
-    d.replay_of,
-    d.created_at,
-  );
+export function insertDelivery(db: Db, d: InsertOf<typeof deliveriesTable.columns>): void {
+  db.prepare(DELIVERY_INSERT.sql).run(DELIVERY_INSERT.values(d));
 }
 
 export const deliveryById = (db: Db, id: number): DeliveryRow | undefined => db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?').get(id);

@@ -2,6 +2,7 @@
 // "Forward"): every event of a workspace sent to one URL, set by /_emulator/webhooks/forward
 // or --forward-events.
 import type { Db } from '../store/open';
+import { insertWebhook } from './webhooks';
 
 export interface ForwardRow {
   key: string;
@@ -18,14 +19,7 @@ export const workspaceKeys = (db: Db): { id: number; key: string }[] => db.prepa
 export const workspaceKeyById = (db: Db, id: number): string | undefined => db.prepare<[number], { key: string }>('SELECT key FROM workspaces WHERE id = ?').get(id)?.key;
 
 export function insertForward(db: Db, f: { key: string; workspaceId: number; source: string; eventType: string; targetUrl: string; createdAt: number }): void {
-  db.prepare("INSERT INTO webhooks (key, workspace_id, api, source, event_type, target_url, scope_type, created_at) VALUES (?, ?, 'emulator', ?, ?, ?, 'Workspace', ?)").run(
-    f.key,
-    f.workspaceId,
-    f.source,
-    f.eventType,
-    f.targetUrl,
-    f.createdAt,
-  );
+  insertWebhook(db, { key: f.key, workspace_id: f.workspaceId, api: 'emulator', source: f.source, event_type: f.eventType, target_url: f.targetUrl, scope_type: 'Workspace', created_at: f.createdAt });
 }
 
 export const forwardByKey = (db: Db, key: string): ForwardRow | undefined => db.prepare<[string], ForwardRow>('SELECT * FROM webhooks WHERE key = ?').get(key);

@@ -1,33 +1,19 @@
 // Webhook subscriptions (schema.sql `webhooks`): v3 and legacy subscriptions, and the emulator's own
 // forwards (api 'emulator'). Keys are stored lower case.
 import type { Db } from '../store/open';
+import { insertOf, webhooksTable, type InsertOf, type RowOf } from '../store/columns';
 
-export interface WebhookRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  api: 'v2' | 'v3' | 'emulator';
-  source: string | null;
-  event_type: string;
-  target_url: string;
-  /** Workspace, Template, Task or Field (src/domain/webhooks/events.ts ScopeType). */
-  scope_type: 'Workspace' | 'Template' | 'Task' | 'Field' | null;
-  template_key: string | null;
-  task_key: string | null;
-  field_key: string | null;
-  secret: string | null;
-  is_active: number;
-  created_by: number | null;
-  created_at: number;
-}
+/** A subscription row as stored (store/columns.ts). */
+export type WebhookRow = RowOf<typeof webhooksTable.columns>;
 
-export type NewWebhook = Pick<WebhookRow, 'key' | 'workspace_id' | 'api' | 'source' | 'event_type' | 'target_url' | 'scope_type' | 'template_key' | 'task_key' | 'field_key' | 'secret' | 'created_by' | 'created_at'>;
+/** What the one INSERT of a subscription takes (defaults and NULLs may be left out). */
+export type NewWebhook = InsertOf<typeof webhooksTable.columns>;
 
+const WEBHOOK_INSERT = insertOf(webhooksTable);
+
+/** The one INSERT of a subscription (the fixture loader's and the emulator's forwards' too). */
 export function insertWebhook(db: Db, w: NewWebhook): void {
-  db.prepare(
-    `INSERT INTO webhooks (key, workspace_id, api, source, event_type, target_url, scope_type, template_key, task_key, field_key, secret, created_by, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(w.key, w.workspace_id, w.api, w.source, w.event_type, w.target_url, w.scope_type, w.template_key, w.task_key, w.field_key, w.secret, w.created_by, w.created_at);
+  db.prepare(WEBHOOK_INSERT.sql).run(WEBHOOK_INSERT.values(w));
 }
 
 export const webhookByKey = (db: Db, workspaceId: number, key: string): WebhookRow | undefined =>

@@ -14,6 +14,8 @@
 // watched row written go through a statement journal of the temp database (measured: a
 // generated workspace of 5,000 checklists took 2.6 s to write against 1.4 s without).
 import type Database from 'better-sqlite3';
+import { TASK_ROW_COLUMNS } from './columns';
+export { TASK_ROW_COLUMNS };
 
 import { onConnection } from './on-connection';
 
@@ -96,17 +98,9 @@ const TRIGGERS = (() => {
 const STATE_COLUMNS = ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] as const;
 const STATE_CHANGED = STATE_COLUMNS.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 
-/**
- * The columns of a task row as rows/tasks.ts reads and remembers it: every column but the two the
- * Tasks grid keeps for itself (grid_halted, stop_hidden, written by schema triggers and
- * stop-visibility), so a stop task's status write, which moves the grid's flags on the tasks
- * behind it, leaves their remembered rows standing (the update trigger watches these columns only).
- */
-export const TASK_ROW_COLUMNS = [
-  'id', 'key', 'workspace_id', 'checklist_id', 'attached_checklist_id', 'position', 'name', 'description', 'is_heading', 'is_stop', 'status',
-  'completed_at', 'completed_by', 'not_applicable_at', 'not_applicable_by', 'due_at', 'due_is_manual', 'is_assigned_exclusively', 'raised_by', 'created_at',
-] as const;
-
+// The update trigger watches a task row's columns only (TASK_ROW_COLUMNS, columns.ts): a stop
+// task's status write, which moves the grid's own flags on the tasks behind it, leaves their
+// remembered rows standing.
 const TASK_TRIGGERS = (
   [
     ['insert', 'INSERT', 'NEW.id, NULL, NEW.checklist_id, NULL, 1'],

@@ -5,7 +5,7 @@ import { iso } from '../../clock';
 import { notFound, validationError } from '../../errors';
 import { findChecklist } from '../checklist-lookup';
 import { assertTaskReadable } from '../tasks/guard';
-import { findStandaloneTask, type TaskTarget } from '../tasks/target';
+import { findStandaloneTask, targetOf, type TaskTarget } from '../tasks/target';
 import { deleteSnooze, putSnooze, snoozeUntil } from '../../rows/snoozes';
 import { attachedTaskByKey, checklistTaskByKey } from '../../rows/tasks';
 
@@ -35,9 +35,9 @@ function resolve(ctx: Ctx, ref: TaskRef, i: number): TaskTarget {
   }
   const checklist = findChecklist(ctx, ref.checklistKey);
   const own = checklistTaskByKey(ctx.db, checklist.id, ref.taskKey);
-  if (own) return { task: own, checklist, standalone: false, doc: null, docTask: null };
+  if (own) return targetOf(ctx, own, checklist);
   const attached = attachedTaskByKey(ctx.db, checklist.id, ref.taskKey);
-  if (attached) return { task: attached, checklist, standalone: true, doc: null, docTask: null };
+  if (attached) return targetOf(ctx, attached, checklist);
   throw notFound('TASK_NOT_FOUND', `tasks[${i}]: no task with key ${ref.taskKey} exists on checklist ${ref.checklistKey} (its own tasks or the standalone tasks attached to it).`);
 }
 

@@ -118,7 +118,7 @@ export function addFile(ctx: Ctx, t: TaskTarget, fieldKey: string, file: FileInp
   assertWritable(ctx, t);
   const id = storeFile(ctx, t.task.id, f.id!, decoded);
   recordActivity(ctx, { ...where(t), action: 'file.uploaded', text: `${actorName(ctx)} uploaded ${decoded.name} to ${fieldName(t.docTask, f)}.`, data: { fieldKey: f.id, fileId: id } });
-  ctx.hooks.event?.(ctx, 'file_uploaded', { taskId: t.task.id, fieldKey: f.id, fileId: id });
+  ctx.hooks.event?.(ctx, 'file_uploaded', { taskId: t.task.id, fieldKey: f.id!, fileId: id });
   afterWrite(ctx, t);
   const row = fileInfoById(ctx.db, id)!;
   return fileView(ctx, row);

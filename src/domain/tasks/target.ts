@@ -2,6 +2,7 @@
 // (checklistKey, taskKey), a standalone task by its own key. Lookups come before any
 // permission check (5.10): another workspace's task is 404, never 403.
 import type { Ctx } from '../../context';
+import { labelOrUnlabelled } from '../field-label';
 import { notFound } from '../../errors';
 import { checklistById, findChecklist, type ChecklistRow } from '../checklist-lookup';
 import { versionDocument, type DocField, type DocTask, type TemplateDocument } from '../../rows/template-document';
@@ -37,16 +38,29 @@ export function findChecklistTask(ctx: Ctx, checklistKey: string, taskKey: strin
   const checklist = findChecklist(ctx, checklistKey);
   const task = checklistTaskByKey(ctx.db, checklist.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'on this checklist');
-  const doc = checklistDocument(ctx, checklist);
-  return { task, checklist, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+  return targetOf(ctx, task, checklist);
 }
 
 /** A standalone task of the workspace (attached or not), or 404 TASK_NOT_FOUND. */
 export function findStandaloneTask(ctx: Ctx, taskKey: string): TaskTarget {
   const task = standaloneTaskByKey(ctx.db, ctx.workspace.id, taskKey);
   if (!task) throw taskNotFound(taskKey, 'as a standalone task in this workspace');
-  const checklist = task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
-  return { task, checklist, standalone: true, doc: null, docTask: null };
+  return targetOf(ctx, task);
+}
+
+/**
+ * The one builder of a task target, for a task row found any way (v3 keys, legacy ids, a snooze
+ * reference): a checklist task with its checklist and version document, a standalone task with
+ * the checklist it is attached to. `checklist`, when the caller holds it already, is that one.
+ */
+export function targetOf(ctx: Ctx, task: TaskRow, checklist?: ChecklistRow | null): TaskTarget {
+  if (task.checklist_id !== null) {
+    const own = checklist ?? checklistById(ctx, task.checklist_id)!;
+    const doc = checklistDocument(ctx, own);
+    return { task, checklist: own, standalone: false, doc, docTask: docTaskOf(doc, task.key) };
+  }
+  const attached = checklist !== undefined ? checklist : task.attached_checklist_id === null ? null : (checklistById(ctx, task.attached_checklist_id) ?? null);
+  return { task, checklist: attached, standalone: true, doc: null, docTask: null };
 }
 
 /** Re-reads the task row after a write. */
@@ -65,7 +79,5 @@ export function answerableFields(t: Pick<TaskTarget, 'docTask'>): DocField[] {
 
 /** Field name: its label, or "Unlabelled <type> Content at Position <n>" (2.5, 6.2). */
 export function fieldName(docTask: DocTask | null, f: DocField): string {
-  if (f.label && f.label.trim()) return f.label;
-  const n = (docTask?.fields ?? []).indexOf(f) + 1;
-  return `Unlabelled ${f.type} Content at Position ${n}`;
+  return labelOrUnlabelled(f.label, f.type, (docTask?.fields ?? []).indexOf(f) + 1);
 }

@@ -10,6 +10,7 @@ import { templateListRow, templateUrl } from './list-row';
 import { templateByKey, templateVersion, templatesOfWorkspace, versionsNewestFirst, versionsOldestFirst, type TemplateRow, type TemplateVersionRow } from '../../rows/templates';
 import { dataSetLinkView, type DataSetLinkDoc } from './datasets';
 import { displayName } from '../schema/content-types';
+import { labelOrUnlabelled } from '../field-label';
 
 export function findTemplate(ctx: Ctx, key: string): TemplateRow {
   const t = templateByKey(ctx.db, ctx.workspace.id, key);
@@ -47,8 +48,8 @@ export function listTemplates(ctx: Ctx, input: { includeAllVersions?: boolean; i
 
 /** Name of a field as the API reports it: its label, or "Unlabelled <type> Content at Position <n>" (6.2). */
 export function fieldName(f: DocField, position: number): string {
-  const label = typeof f.label === 'string' ? f.label.trim() : '';
-  return label || `Unlabelled ${displayName(f.type)} Content at Position ${position}`;
+  // The template view names the type as content types show it ('Short Text'), and trims the label.
+  return labelOrUnlabelled(typeof f.label === 'string' ? f.label.trim() : undefined, displayName(f.type), position);
 }
 
 export function fieldView(ctx: Ctx, f: DocField, position: number) {

@@ -1,5 +1,7 @@
 // The event table of spec v3 6: which scopes each event allows and which payload
 // family it has. Legacy subscriptions (legacy spec 4.7) know six of them.
+import type { EventSubjects } from '../../event-subjects';
+
 export type ScopeType = 'Template' | 'Task' | 'Workspace' | 'Field';
 
 export interface EventInfo {
@@ -21,6 +23,12 @@ export const EVENTS = {
 } as const satisfies Record<string, EventInfo>;
 
 export type EventType = keyof typeof EVENTS;
+
+export type { EventSubjects, RecordChanges } from '../../event-subjects';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only while EventSubjects (src/event-subjects.ts) names exactly the events of EVENTS. */
+export const EVERY_EVENT_HAS_A_SUBJECT: Same<keyof EventSubjects, EventType> = true;
 export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
 export const LEGACY_EVENT_TYPES = EVENT_TYPES.filter((e) => EVENTS[e].legacy);
 export const isEventType = (s: unknown): s is EventType => typeof s === 'string' && Object.hasOwn(EVENTS, s);

@@ -5,7 +5,7 @@
 import type { Ctx } from '../../context';
 import type { Db } from '../../store/open';
 import { newGuid } from '../../ids';
-import { isEventType } from './events';
+import { isEventType, type EventSubjects, type EventType } from './events';
 import { factsFor, matchingSubscriptions } from './matching';
 import { dataSetById } from '../../rows/data-sets';
 import { recordById } from '../../rows/data-set-records';
@@ -52,10 +52,10 @@ function dataSetSnapshot(db: Db, eventType: string, subject: Record<string, unkn
 }
 
 /** Writes the event and its deliveries. `firstAttemptAt` is when the sender may process it. */
-export function recordEvent(
+export function recordEvent<E extends EventType>(
   ctx: Pick<Ctx, 'db' | 'workspace' | 'actor'> & { now(): number },
-  eventType: string,
-  subject: Record<string, unknown>,
+  eventType: E,
+  subject: EventSubjects[E],
   firstAttemptAt: number,
 ): Recorded | undefined {
   if (!isEventType(eventType)) return undefined;

@@ -3,7 +3,7 @@
 // A task_completed event whose task is no longer complete is dropped (6.3).
 import type { Db } from '../../store/open';
 import type { EventRow } from '../../rows/webhook-events';
-import { EVENTS, isEventType } from '../../domain/webhooks/events';
+import { EVENTS, isEventType, type EventSubjects, type EventType } from '../../domain/webhooks/events';
 import { writeCompact, writeIndented, type JsonValue } from '../json';
 import { Gone, checklistPayload, filePayload, taskPayload } from './family-a';
 import { assignmentPayload, commentPayload, dataSetPayload, type RecordSnapshot } from './family-b';
@@ -11,28 +11,40 @@ import { getTask, type Urls } from './objects';
 
 export type { EventRow };
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- payloads are built from stored JSON documents (template, field values) read as they were written */
+/** The subject as the outbox stored it: the hook's, and a Data Set record event's snapshot (outbox.ts). */
+type Stored<E extends EventType> = EventSubjects[E] & (E extends `data_set.record.${string}` ? { snapshot?: RecordSnapshot } : unknown);
+
+type Builder<E extends EventType> = (db: Db, urls: Urls, subject: Stored<E>, e: EventRow & { event_type: E }) => JsonValue;
+
+const recordPayload = <E extends 'data_set.record.created' | 'data_set.record.updated' | 'data_set.record.deleted'>(_db: Db, _urls: Urls, s: Stored<E>, e: EventRow & { event_type: E }): JsonValue => {
+  if (!s.snapshot) throw new Gone('the Data Set record could not be read when the event happened');
+  return dataSetPayload(e.event_type, s.snapshot);
+};
+
+/**
+ * The payload builder of each event (spec v3 6.2, 6.4), keyed by event: an event added to
+ * EVENTS needs its builder here, and a builder reads its event's subject as the hook gave it.
+ */
+const PAYLOADS: { [E in EventType]: Builder<E> } = {
+  new_checklist: (db, urls, s) => checklistPayload(db, urls, s.checklistId),
+  checklist_completed: (db, urls, s) => checklistPayload(db, urls, s.checklistId),
+  task_completed: (db, urls, s) => taskPayload(db, urls, s.taskId),
+  file_uploaded: (db, urls, s) => filePayload(db, urls, s),
+  comment_created: (db, urls, s) => commentPayload(db, urls, s.commentId),
+  task_assigned: (db, urls, s, e) => assignmentPayload(db, urls, s, e.actor_id, e.created_at),
+  'data_set.record.created': recordPayload,
+  'data_set.record.updated': recordPayload,
+  'data_set.record.deleted': recordPayload,
+};
+
+const payloadOf = <E extends EventType>(db: Db, urls: Urls, e: EventRow & { event_type: E }): JsonValue =>
+  // The subject is the JSON the outbox wrote for this event type (outbox.ts recordEvent).
+  PAYLOADS[e.event_type](db, urls, (e.subject ? JSON.parse(e.subject) : {}) as Stored<E>, e);
+
 export function payloadFor(db: Db, urls: Urls, e: EventRow): JsonValue {
-  const s = (e.subject ? JSON.parse(e.subject) : {}) as any;
-  switch (e.event_type) {
-    case 'new_checklist':
-    case 'checklist_completed':
-      return checklistPayload(db, urls, s.checklistId);
-    case 'task_completed':
-      return taskPayload(db, urls, s.taskId);
-    case 'file_uploaded':
-      return filePayload(db, urls, s);
-    case 'comment_created':
-      return commentPayload(db, urls, s.commentId);
-    case 'task_assigned':
-      return assignmentPayload(db, urls, s, e.actor_id, e.created_at);
-    default:
-      if (e.event_type.startsWith('data_set.record.')) {
-        if (!s.snapshot) throw new Gone('the Data Set record could not be read when the event happened');
-        return dataSetPayload(e.event_type, s.snapshot as RecordSnapshot);
-      }
-      throw new Gone(`unknown event type ${e.event_type}`);
-  }
+  const type = e.event_type;
+  if (!isEventType(type)) throw new Gone(`unknown event type ${e.event_type}`);
+  return payloadOf(db, urls, { ...e, event_type: type });
 }
 
 export type Built = { body: string } | { drop: string };

@@ -4,6 +4,7 @@
 import type { Db } from '../../store/open';
 import type { DocField } from '../../rows/template-document';
 import { fileUrl } from '../../domain/urls';
+import { labelOrUnlabelled } from '../../domain/field-label';
 import { filesOfFieldKey } from '../../rows/files';
 import { offsetTime, type JsonValue } from '../json';
 
@@ -29,8 +30,7 @@ export const normalise = (s: string) => s.toLowerCase().replace(/ /g, '_');
 
 /** `position` is the control's 1-based place among all of its task's controls. */
 export function fieldName(f: DocField, position: number): string {
-  const label = typeof f.label === 'string' && f.label.trim() !== '' ? f.label : `Unlabelled ${f.type} Content at Position ${position}`;
-  return (PREFIX[f.type] ?? '') + normalise(label);
+  return (PREFIX[f.type] ?? '') + normalise(labelOrUnlabelled(f.label, f.type, position));
 }
 
 export type DateMode = 'task' | 'checklist';
