@@ -14,7 +14,7 @@ export const requestChain: ChainHandler[] = [
   { name: 'host and origin', guard: checkEdge },
   // Injected faults (src/faults, docs/faults.md): only when a rule exists, never on the
   // control routes that manage them; may delay, answer or drop. The node fast path stands
-  // aside while any rule exists (native.ts), so every request meets this handler.
+  // aside while any rule exists (transports/http/fast-path.ts), so every request meets this handler.
   { name: 'faults', handle: (req, { emu, info, path }) => (emu.faults.size > 0 && !path.startsWith(CONTROL) ? injectFault(emu, req, path, info) : undefined) },
   // The admin gate (EMULATOR.md "Addresses"): --no-admin 404; --admin-token 401 without it.
   {

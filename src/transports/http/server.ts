@@ -1,5 +1,5 @@
 // node:http at the edge. A v3 operation is answered from node's own request and
-// response (native.ts); everything else (MCP over HTTP, control routes, legacy,
+// response (fast-path.ts); everything else (MCP over HTTP, control routes, legacy,
 // downloads, 404/405, unusual request targets) goes through @hono/node-server's
 // getRequestListener to the fetch-shaped core (app.ts).
 // Requests node:http or the adapter cannot parse are still answered in the v3
@@ -11,10 +11,9 @@ import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
 import { ApiError, errorBody, validationError } from '../../errors';
 import { buildRouteTable, createFetch, emptyExtensions, guardOf, type AppExtensions } from './app';
-import { createNodeRest } from './native';
+import { createNodeRest, writeParts } from './fast-path';
 import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
 import { addPort, edgePolicy, pathOfTarget, refusalParts } from './origin';
-import { writeParts } from './native';
 import { headerValue } from './call-info';
 
 export interface ListenOptions {
@@ -78,7 +77,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const table = buildRouteTable(emu, ext);
     const fetch = createFetch(emu, region, ext, table);
-    const native = createNodeRest(emu, region, table);
+    const fastPath = createNodeRest(emu, region, table);
     // The adapter (and undici's Request and Response behind it) is loaded by the first request
     // the fetch path answers, not at start-up: a v3 call never needs it (measured: ~9% of start-up CPU).
     let listener: NodeListener | undefined;
@@ -121,7 +120,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
           req.resume(); // the body is not read: drained so keep-alive goes on
           return writeParts(res, refusalParts(refused, pathOfTarget(req.url ?? ''), requestIdFrom(headerValue(req.headers, 'x-request-id'))));
         }
-        if (native(req, res)) return;
+        if (fastPath(req, res)) return;
         const run = (l: NodeListener) => {
           current = req;
           try {

@@ -4,6 +4,7 @@ import { ApiError, errorBody, toApiError } from '../../errors';
 import { randomFillSync } from 'node:crypto';
 import { RawBody } from '../../operations/raw-body';
 import { answerText } from '../../pipeline/answer-memo';
+import type { Answer } from '../../pipeline/types';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,128}$/;
@@ -58,6 +59,18 @@ export function errorParts(err: unknown, requestId: string, headers: Record<stri
   return { status: e.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...e.headers, 'X-Request-Id': requestId }, body: JSON.stringify(errorBody(e, requestId)) };
 }
 
+/**
+ * The pipeline's answer as v3 parts: the body, or the envelope. A body that cannot be written
+ * (a bug) is answered 500 in the envelope, never a crash.
+ */
+export function answerParts(answer: Answer, requestId: string, log?: (l: string) => void): Parts {
+  try {
+    return answer.ok ? jsonParts(answer.status, answer.body, answer.headers) : errorParts(answer.error, requestId, answer.headers, log);
+  } catch (e) {
+    return errorParts(e, requestId, {}, log);
+  }
+}
+
 /** Responses that stand for "close the connection": the HTTP adapter destroys the socket, the in-process fetch rejects. */
 const dropped = new WeakSet<Response>();
 export const isDropped = (res: Response): boolean => dropped.has(res);
@@ -67,7 +80,7 @@ export function dropResponse(): Response {
   return res;
 }
 
-const toResponse = (p: Parts) => new Response(p.body as BodyInit | null, { status: p.status, headers: p.headers });
+export const toResponse = (p: Parts): Response => new Response(p.body as BodyInit | null, { status: p.status, headers: p.headers });
 
 export function json(status: number, body: unknown, headers: Record<string, string>): Response {
   return toResponse(jsonParts(status, body, headers));
