@@ -4,11 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ADAPTER_SOURCES, DOT_SEGMENT, PLAIN_HOST, PLAIN_TARGET } from '../src/transports/http/fast-path';
 
-const require = createRequire(import.meta.url);
 const dist = dirname(require.resolve('@hono/node-server'));
 
 /** The regex literal the adapter's file assigns to `name`, as written. */

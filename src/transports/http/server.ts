@@ -9,10 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { RequestError as HonoRequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
-import { ApiError, errorBody, validationError } from '../../errors';
+import { ApiError, validationError } from '../../errors';
 import { buildRouteTable, createFetch, emptyExtensions, guardOf, type AppExtensions } from './app';
 import { createNodeRest, writeParts } from './fast-path';
-import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
+import { errorParts, errorResponse, httpText, isDropped, requestIdFrom } from '../web/respond';
 import { addPort, edgePolicy, pathOfTarget, refusalParts } from './origin';
 import { headerValue } from './call-info';
 
@@ -56,13 +56,7 @@ function clientErrorAnswer(err: NodeJS.ErrnoException & { bytesParsed?: number }
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'REQUEST_TIMEOUT', 'The request did not arrive in full in time (headers within 20 s, the whole request within 60 s).')
         : validationError('Invalid request: the HTTP request could not be parsed (check the request line, Content-Length and Transfer-Encoding).');
-  const requestId = requestIdFrom(null);
-  const body = JSON.stringify(errorBody(e, requestId));
-  const reason = e.status === 431 ? 'Request Header Fields Too Large' : e.status === 408 ? 'Request Timeout' : 'Bad Request';
-  socket.end(
-    `HTTP/1.1 ${e.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(httpText(errorParts(e, requestIdFrom(null), {})));
 }
 
 export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<Running> {

@@ -2,11 +2,11 @@
 // Authentication, region and the rate budget are settled per HTTP request, with
 // the same headers as REST; tool calls then run the shared pipeline.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ApiError, errorBody, validationError } from '../../errors';
+import { ApiError, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import { authenticate, charge, type CallInfo } from '../../pipeline';
 import type { Principal } from '../../domain/auth';
-import { errorResponse } from '../web/respond';
+import { errorResponse, JSON_TYPE, jsonParts, rpcError, toResponse } from '../web/respond';
 import { readBodyText } from '../web/body';
 import { createMcpServer } from './server';
 import { callTool } from './tools';
@@ -14,7 +14,6 @@ import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
 import { keptByAll, narrowingOfRequest, type ToolNarrowing } from './narrowing';
 
-import { JSON_TYPE } from '../web/respond';
 import { BEARER_TOKENS } from '../../pipeline/bearer';
 
 /** The token of `Authorization: Bearer <token>` (RFC 6750 2.1), or null. */
@@ -62,19 +61,13 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
       // A JSON-RPC parse error (what MCP clients understand), carrying the v3
       // refusal REST would give in `data` (spec v3 4.1 rule 3; docs/decisions.md).
       charge(emu, principal, 'standard', headers);
-      const v3 = errorBody(validationError('Invalid request body: it is not valid JSON.'), info.requestId);
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid request body: it is not valid JSON.', data: v3 } }), {
-        status: 400,
-        headers: { ...headers, 'Content-Type': JSON_TYPE },
-      });
+      const parseError = rpcError(validationError('Invalid request body: it is not valid JSON.'), info.requestId, null, -32700, 'Parse error: invalid request body: it is not valid JSON.');
+      return toResponse(jsonParts(400, parseError, headers, 'mcp'));
     }
     // JSON-RPC 2.0 (Batch): an empty array is an invalid request, answered with one error.
     if (Array.isArray(body) && body.length === 0) {
       charge(emu, principal, 'standard', headers);
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch.' } }), {
-        status: 400,
-        headers: { ...headers, 'Content-Type': JSON_TYPE },
-      });
+      return toResponse(jsonParts(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch.' } }, headers, 'mcp'));
     }
     // Narrowing by query or header (docs/mcp.md); a name it does not know is refused like a bad parameter.
     try {
