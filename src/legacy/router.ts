@@ -5,7 +5,6 @@
 // keys). The version comes from X-API-VERSION (default 1.0). Refusals are ApiErrors like
 // every other; the boundary writes them once as legacy bodies `{ error: <message> }`.
 import { z } from 'zod';
-import type { Emulator } from '../emulator';
 import type { MethodRefusal, RouteSpec } from '../transports/http/route-table';
 import { LEGACY_RULES, runCall } from '../pipeline';
 import type { Operation } from '../operations/define';
