@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { ApiError, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
 import { settleRequest, V3_RULES, type CallInfo } from '../../pipeline';
-import { errorResponse, JSON_TYPE, jsonParts, rpcError, toResponse } from '../web/respond';
+import { errorResponse, JSON_TYPE, jsonParts, rpcRefusal, toResponse } from '../web/respond';
 import { readBodyText } from '../web/body';
 import { createMcpServer } from './server';
 import { callTool } from './tools';
@@ -79,7 +79,7 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   });
   if (!settled.ok) {
     const e = settled.error;
-    if (e === notJson) return toResponse(jsonParts(400, rpcError(notJson, info.requestId, null, -32700, 'Parse error: invalid request body: it is not valid JSON.'), headers, 'mcp'));
+    if (e === notJson) return toResponse(jsonParts(400, rpcRefusal(notJson, info.requestId, null, -32700, 'Parse error: invalid request body: it is not valid JSON.'), headers, 'mcp'));
     if (e === emptyBatch) return toResponse(jsonParts(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: emptyBatch.message } }, headers, 'mcp'));
     // Over budget with the messages known: the refusal goes inside the MCP response (spec v3 8).
     if (settled.stage === 'budget' && settled.body !== undefined && e instanceof ApiError) return refuseInside(settled.body, e, info.requestId, { ...headers, ...e.headers });

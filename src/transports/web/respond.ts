@@ -75,13 +75,13 @@ function jsonText(body: unknown): string {
 }
 
 /** A JSON-RPC error with the v3 refusal in `data` (spec v3 4.6): what an MCP client understands. */
-export function rpcError(e: ApiError, requestId: string, id: unknown = null, code = -32000, message = `${e.code}: ${e.message}`): unknown {
+export function rpcRefusal(e: ApiError, requestId: string, id: unknown = null, code = -32000, message = `${e.code}: ${e.message}`): unknown {
   return { jsonrpc: '2.0', id, error: { code, message, data: errorBody(e, requestId) } };
 }
 
 /** A refusal's body in its family's shape. */
 function refusalBody(e: ApiError, requestId: string, family: Family): unknown {
-  if (family === 'mcp') return rpcError(e, requestId);
+  if (family === 'mcp') return rpcRefusal(e, requestId);
   if (family === 'legacy') {
     // The legacy API tells no bad key from another (legacy spec 5); its own refusals keep their extras.
     if (e.code === LEGACY_CODE) return { error: e.message, ...e.extras };
