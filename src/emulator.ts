@@ -17,7 +17,7 @@ import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
 import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
-import { FaultList } from './platform/faults';
+import { FaultList } from './faults/list';
 import { FixtureImage } from './platform/database';
 import { hasWorkspaces } from './rows/people';
 import type { WebhookOptions } from './public/types';

@@ -86,7 +86,7 @@ function nameOfHost(header: string): string | undefined {
 }
 
 /** The check itself: a refusal, or null when the request may go on. Pure: no I/O. */
-export function checkEdge(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
+export function checkHostAndOrigin(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
   // HTTP/1.0 allows a request without Host: accepted (it cannot be a rebinding browser).
   if (facts.host !== null && facts.host !== '') {
     const name = nameOfHost(facts.host);

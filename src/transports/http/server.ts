@@ -63,7 +63,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
-  // The chain's guards (src/edge.ts: Host and Origin, docs/security.md) run here, before any route and the fast path;
+  // The chain's guards (src/request-chain.ts: Host and Origin, docs/security.md) run here, before any route and the fast path;
   // this listener's addresses are the policy they check against (the ports join once bound).
   const policy = edgePolicy({ bound: host, allowHosts: emu.options.allowHosts, allowOrigins: emu.options.allowOrigins });
   const ext = opts.extensions ?? emptyExtensions();
