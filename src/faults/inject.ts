@@ -7,7 +7,7 @@ import { ApiError } from '../errors';
 import type { Clock } from '../clock';
 import type { CallInfo } from '../pipeline';
 import { budgetHeaders, type RateLimiter } from '../platform/ratelimit';
-import { dropResponse, errorResponse } from '../transports/web/respond';
+import { dropResponse, errorResponse, LEGACY_CODE } from '../transports/web/respond';
 import { refuseInside } from '../mcp-refusal';
 import type { FaultHit, FaultList } from './list';
 
@@ -23,7 +23,6 @@ interface FaultHost {
 }
 
 const HOUR = 3_600_000;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const DEFAULTS: Record<number, [string, string]> = {
   429: ['RATE_LIMIT_EXCEEDED', 'The standard rate budget is spent.'],
@@ -59,8 +58,8 @@ export async function injectFault(emu: FaultHost, req: Request, path: string, in
   const err = faultError(emu, hit);
   const headers = { 'X-Request-Id': info.requestId, 'X-Emulator-Fault': hit.rule.id };
   if (path.startsWith('/api/')) {
-    // The legacy API's own envelope (legacy spec: `{error: message}`), with the same headers.
-    return new Response(JSON.stringify({ error: err.message }), { status: err.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...err.headers } });
+    // The legacy API's own envelope (legacy spec: `{error: message}`) with the rule's message as it is, and the same headers.
+    return errorResponse(new ApiError(err.status, LEGACY_CODE, err.message, {}, err.headers), info.requestId, headers, undefined, 'legacy');
   }
   if (!mcp) return errorResponse(err, info.requestId, headers);
   if (body === undefined) {

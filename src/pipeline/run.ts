@@ -21,7 +21,7 @@ export interface Call {
   readInput(maxBytes: number): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** The budget to charge when not the operation's own (an MCP resource read is cheap, spec v3 8). */
   budget?: Budget;
-  /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request). */
+  /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request: settleRequest). */
   settled?: Principal;
 }
 
