@@ -117,7 +117,7 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   };
   if (info.idempotencyKey != null && emu.idempotency) {
     const input = parse();
-    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, () => execute(ctx, input));
+    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, info.idempotencyField ?? 'Idempotency-Key', () => execute(ctx, input));
   }
   // A write that changed nothing answers as a read would, until the database changes (a retried
   // complete), under the same rule as reads.

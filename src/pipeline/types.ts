@@ -14,6 +14,8 @@ export interface CallInfo {
   sourceIp: string;
   timezoneHeader?: string | null;
   idempotencyKey?: string | null;
+  /** Where the idempotency key travels on this transport, named by its refusals: the header (default) or MCP's `idempotencyKey` argument. */
+  idempotencyField?: string;
   transport: 'rest' | 'mcp' | 'legacy';
   /** Path and query of the request, for WRONG_REGION's `url`. */
   pathAndQuery: string;
