@@ -15,7 +15,7 @@ const layer = (dir, rules) =>
   }));
 
 // Areas that plug into the server from outside its core (src/extensions.ts installs them).
-const extensions = ['legacy', 'control', 'checkpoints', 'faults', 'console', 'webhooks', 'schedules', 'upgrades', 'fixtures', 'extensions', 'edge', 'oauth'];
+const extensions = ['legacy', 'control', 'checkpoints', 'faults', 'console', 'webhooks', 'schedules', 'upgrades', 'fixtures', 'extensions', 'request-chain', 'oauth'];
 
 export default tseslint.config(
   {
@@ -96,7 +96,7 @@ export default tseslint.config(
     ['The domain knows no extension: extensions call the domain, not the other way round.', extensions],
   ]),
   ...layer('transports', [
-    ['Transports import no extension: cross-cutting concerns are handlers of the chain (src/edge), registered in one place.', extensions],
+    ['Transports import no extension: cross-cutting concerns are handlers of the chain (src/request-chain.ts), registered in one place.', extensions],
   ]),
   ...layer('rows', [
     ['The row layer imports nothing above it: only the store and plain types.', ['domain', 'transports', 'pipeline', 'operations', 'platform', 'contract', ...extensions]],

@@ -75,7 +75,7 @@ const AUTH_TEST_BODY_JS = `JSON.stringify({status:'ok',teamId:'10000000-0000-400
 const AUTH_TEST_HEADERS_JS = `{'Content-Type':'application/json; charset=utf-8','X-Request-Id':'req_'+crypto.randomUUID().replace(/-/g,''),'X-RateLimit-Bucket':'cheap','X-RateLimit-Limit':'10000','X-RateLimit-Remaining':'9999','X-RateLimit-Reset':'1795240800'}`;
 
 /** The transport the emulator's v3 routes use, with no emulator logic: node:http and
- * itty-router's route table (src/transports/http/native.ts), answering the auth-test body
+ * itty-router's route table (src/transports/http/fast-path.ts), answering the auth-test body
  * with the same headers, reading the key header. The ceiling any v3 route can reach. */
 async function startNativeStack(fixed = false): Promise<{ url: string; child: ChildProcess }> {
   // fixed: raw's own body and headers, so only the transport and the router differ from raw.

@@ -18,7 +18,7 @@ import { BudgetStore } from './platform/budget-store';
 import { ContractChecker } from './contract/check';
 import { CompiledTable } from './contract/compile';
 import { ChangeSignals } from './platform/changes';
-import { FaultList } from './platform/faults';
+import { FaultList } from './faults/list';
 import { FixtureImage } from './platform/database';
 import { TempFiles } from './platform/temp-files';
 import { hasWorkspaces } from './rows/people';

@@ -2,8 +2,7 @@
 // budget), the fault chain (an injected fault on /mcp). Neutral ground: it knows the
 // error envelope and JSON-RPC, and neither transport nor extension.
 import { ApiError, errorBody, toApiError } from './errors';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { jsonParts, rpcRefusal, toResponse } from './transports/web/respond';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -33,12 +32,7 @@ export function refuseInside(body: unknown, err: ApiError, requestId: string, he
   const msgs = (Array.isArray(body) ? body : [body]) as { id?: unknown; method?: unknown }[];
   const answers = msgs
     .filter((m) => m && typeof m === 'object' && m.id !== undefined && typeof m.method === 'string')
-    .map((m) =>
-      m.method === 'tools/call'
-        ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) }
-        : { jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${err.code}: ${err.message}`, data: errorBody(err, requestId) } },
-    );
-  if (answers.length === 0) return new Response(null, { status: 202, headers });
-  const payload = Array.isArray(body) ? answers : answers[0];
-  return new Response(JSON.stringify(payload), { status: 200, headers: { ...headers, 'Content-Type': JSON_TYPE } });
+    .map((m) => (m.method === 'tools/call' ? { jsonrpc: '2.0', id: m.id, result: errorResult(err, requestId) } : rpcRefusal(err, requestId, m.id)));
+  if (answers.length === 0) return toResponse(jsonParts(202, undefined, headers, 'mcp'));
+  return toResponse(jsonParts(200, Array.isArray(body) ? answers : answers[0], headers, 'mcp'));
 }

@@ -3,7 +3,7 @@ import { Emulator, type EmulatorOptions } from './emulator';
 import { listen, type Running } from './transports/http/server';
 import { emptyExtensions, type AppExtensions } from './transports/http/app';
 import { extensions } from './extensions';
-import { requestChain } from './edge';
+import { requestChain } from './request-chain';
 import { Clock } from './clock';
 import { imageBytesAt, imageReady } from './fixtures/image';
 

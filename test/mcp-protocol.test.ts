@@ -59,6 +59,17 @@ test('MCP tools, error handling: the SDK client sees an unknown tool as McpError
   }
 });
 
+test('JSON-RPC 2.0: a method the server does not have is -32601 Method not found, as the SDK answers it; bad tool arguments are a tool refusal (spec v3 4.6 rule 2)', async () => {
+  const r = await rpc({ jsonrpc: '2.0', id: 21, method: 'no/such/method', params: {} });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body, { jsonrpc: '2.0', id: 21, error: { code: -32601, message: 'Method not found' } });
+  // Arguments that are not an object: the tool answers as its REST route would, not a JSON-RPC error.
+  const bad = await rpc({ jsonrpc: '2.0', id: 22, method: 'tools/call', params: { name: 'list_groups', arguments: [1] } });
+  assert.equal(bad.body.result.isError, true);
+  assert.equal(bad.body.result.structuredContent.error.code, 'VALIDATION_ERROR');
+  assert.equal(bad.body.result.structuredContent.error.field, 'arguments');
+});
+
 test('JSON-RPC 2.0 Batch: an empty array is one error -32600, id null (raw JSON-RPC over HTTP)', async () => {
   const r = await rpc([], { 'X-Request-Id': 'empty-batch' });
   assert.equal(r.status, 400);

@@ -1,7 +1,7 @@
 // The emulator's own control routes under /_emulator (EMULATOR.md "Addresses";
 // README "Control routes"): reset, clock, journal, export/import, health. JSON in,
 // JSON out, refusals in the v3 error envelope. adminGate (gate.ts) runs before them
-// (the request chain, src/edge.ts). Declared as data (define.ts).
+// (the request chain, src/request-chain.ts). Declared as data (define.ts).
 import { z } from 'zod';
 import { ApiError, validationError } from '../errors';
 import type { Emulator } from '../emulator';

@@ -4,15 +4,25 @@
 // inside the JSON-RPC response with the headers, as the spec answers MCP refusals
 // (spec v3 8). A faulted call never reaches a handler, so it changes no data.
 import { ApiError } from '../errors';
-import type { Emulator } from '../emulator';
+import type { Clock } from '../clock';
 import type { CallInfo } from '../pipeline';
-import { budgetHeaders } from '../platform/ratelimit';
-import { dropResponse, errorResponse } from '../transports/web/respond';
+import { budgetHeaders, type RateLimiter } from '../platform/ratelimit';
+import { dropResponse, errorResponse, LEGACY_CODE } from '../transports/web/respond';
 import { refuseInside } from '../mcp-refusal';
-import type { FaultHit } from '../platform/faults';
+import type { FaultHit, FaultList } from './list';
+
+/**
+ * What a fault needs of the emulator. Not the Emulator type: the emulator holds the fault list
+ * (faults/list.ts), so this folder does not name it back (test/lint/imports.ts: no two folders
+ * import each other).
+ */
+interface FaultHost {
+  faults: FaultList;
+  clock: Clock;
+  limiter: RateLimiter;
+}
 
 const HOUR = 3_600_000;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const DEFAULTS: Record<number, [string, string]> = {
   429: ['RATE_LIMIT_EXCEEDED', 'The standard rate budget is spent.'],
@@ -23,7 +33,7 @@ const DEFAULTS: Record<number, [string, string]> = {
 };
 
 /** Runs before routing when rules exist. undefined: no rule fired (or delay only): carry on. */
-export async function injectFault(emu: Emulator, req: Request, path: string, info: CallInfo): Promise<Response | undefined> {
+export async function injectFault(emu: FaultHost, req: Request, path: string, info: CallInfo): Promise<Response | undefined> {
   const mcp = path === '/mcp' || path === '/mcp/';
   let body: unknown;
   let tools: string[] | undefined;
@@ -48,8 +58,8 @@ export async function injectFault(emu: Emulator, req: Request, path: string, inf
   const err = faultError(emu, hit);
   const headers = { 'X-Request-Id': info.requestId, 'X-Emulator-Fault': hit.rule.id };
   if (path.startsWith('/api/')) {
-    // The legacy API's own envelope (legacy spec: `{error: message}`), with the same headers.
-    return new Response(JSON.stringify({ error: err.message }), { status: err.status, headers: { 'Content-Type': JSON_TYPE, ...headers, ...err.headers } });
+    // The legacy API's own envelope (legacy spec: `{error: message}`) with the rule's message as it is, and the same headers.
+    return errorResponse(new ApiError(err.status, LEGACY_CODE, err.message, {}, err.headers), info.requestId, headers, undefined, 'legacy');
   }
   if (!mcp) return errorResponse(err, info.requestId, headers);
   if (body === undefined) {
@@ -63,7 +73,7 @@ export async function injectFault(emu: Emulator, req: Request, path: string, inf
   return refuseInside(body, err, info.requestId, { ...headers, ...err.headers });
 }
 
-function faultError(emu: Emulator, hit: FaultHit): ApiError {
+function faultError(emu: FaultHost, hit: FaultHit): ApiError {
   const r = hit.rule;
   const status = r.status!;
   const [code, message] = DEFAULTS[status] ?? ['INJECTED_FAULT', `Injected fault ${r.id}.`];

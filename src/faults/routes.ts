@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../errors';
 import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';
-import { faultRuleInput } from '../platform/fault-rules';
+import { faultRuleInput } from './rules';
 import { defineControlRoute, type ControlRoute } from '../control/define';
 import { lazy } from '../lazy';
 
@@ -34,7 +34,7 @@ export const faultRoutes: ControlRoute[] = [
     summary: 'Add a fault rule',
     description: 'Add a fault rule (docs/faults.md): calls it matches are delayed, answered with an error or dropped before they reach a handler.',
     body: faultRuleInput,
-    // The rule is checked by the list itself (platform/faults.ts), shared with the library.
+    // The rule is checked by the list itself (faults/list.ts), shared with the library.
     ownBody: true,
     status: 201,
     output: rule,

@@ -1,6 +1,6 @@
 // /_emulator/instances (docs/instances.md): create, list, describe and delete isolated
 // instances, declared as control routes (control/define.ts); the admin gate (the request
-// chain, src/edge.ts) runs before them, as before every control route.
+// chain, src/request-chain.ts) runs before them, as before every control route.
 import { z } from 'zod';
 import { readJson } from '../transports/web/body';
 import { json } from '../transports/web/respond';

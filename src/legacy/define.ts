@@ -1,6 +1,8 @@
 // A legacy v1/v2 route (legacy spec 4): declared once in src/legacy/routes/<area>.ts
 // and listed in src/legacy/routes/index.ts, like the v3 operation table.
 import type { Ctx } from '../context';
+import { ApiError } from '../errors';
+import { LEGACY_CODE } from '../transports/web/respond';
 
 export interface LegacyRequest {
   query: URLSearchParams;
@@ -17,14 +19,6 @@ export interface LegacyRequest {
   params?: Record<string, string>;
 }
 
-export class LegacyReply {
-  constructor(
-    readonly status: number,
-    readonly body?: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
 export interface LegacyRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path matched case-insensitively (e.g. /api/web-hook/subscribe); a `:name` segment matches one segment and lands in `req.params`. */
@@ -35,11 +29,14 @@ export interface LegacyRoute {
   admin?: boolean;
   /** A refusal made before the body is read, from the path parameters (a write to a system Data Set: legacy 3, 7). */
   refuseFirst?: (db: Ctx['db'], params: Record<string, string>) => void;
-  /** Answers plain data (200) or a LegacyReply; throws ApiError for refusals. Writes run in one transaction. */
+  /** Answers plain data (200) or a Reply (another status, a body of text or bytes, headers); throws ApiError for refusals. Writes run in one transaction. */
   handler: (ctx: Ctx, req: LegacyRequest) => unknown;
 }
 
 export const defineLegacyRoute = (r: LegacyRoute): LegacyRoute => r;
 
-/** Legacy error bodies: `{ error: <message> }` (legacy spec 7). */
-export const legacyError = (status: number, message: string, extras: Record<string, unknown> = {}) => new LegacyReply(status, { error: message, ...extras });
+/**
+ * A refusal worded by a legacy route: the one error type, ApiError, written `{ error: <message>, ...extras }`
+ * by the legacy boundary (legacy spec 7; transports/web/respond.ts chooses the shape).
+ */
+export const legacyError = (status: number, message: string, extras: Record<string, unknown> = {}) => new ApiError(status, LEGACY_CODE, message, extras);

@@ -2,27 +2,16 @@
 // path (src/pipeline/run.ts) with the legacy rules: not charged to the v3 rate
 // budgets, not regional (a key of either region works on both addresses), and any
 // bad key is one 401 (legacy does not distinguish revoked, expired or unavailable
-// keys). The version comes from X-API-VERSION (default 1.0). Refusals are converted
-// here, once, into legacy bodies `{ error: <message> }`.
+// keys). The version comes from X-API-VERSION (default 1.0). Refusals are ApiErrors like
+// every other; the boundary writes them once as legacy bodies `{ error: <message> }`.
 import { z } from 'zod';
-import type { Emulator } from '../emulator';
 import type { MethodRefusal, RouteSpec } from '../transports/http/route-table';
-import { ApiError, infraError, storageCode } from '../errors';
-import { LEGACY_RULES, runCall, type Answer } from '../pipeline';
-import { Reply, type Operation } from '../operations/define';
+import { LEGACY_RULES, runCall } from '../pipeline';
+import type { Operation } from '../operations/define';
 import { ADMINS_ONLY } from '../operations/webhooks';
 import { readBodyBytes } from '../transports/web/body';
-import { LegacyReply, legacyError, type LegacyRequest, type LegacyRoute } from './define';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-function reply(r: LegacyReply, requestId: string): Response {
-  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...r.headers };
-  if (r.body === undefined) return new Response(null, { status: r.status, headers });
-  if (typeof r.body === 'string') return new Response(r.body, { status: r.status, headers });
-  if (Buffer.isBuffer(r.body)) return new Response(new Uint8Array(r.body), { status: r.status, headers });
-  return new Response(JSON.stringify(r.body), { status: r.status, headers: { 'Content-Type': JSON_TYPE, ...headers } });
-}
+import { answerParts, errorResponse, toResponse } from '../transports/web/respond';
+import { legacyError, type LegacyRequest, type LegacyRoute } from './define';
 
 /** X-API-VERSION: absent = 1.0; 1, 1.0, 2, 2.0 accepted; anything else is unsupported. */
 export function apiVersion(header: string | null): 1 | 2 | undefined {
@@ -71,27 +60,11 @@ function operationOf(route: LegacyRoute): Operation {
       actor: route.admin ? 'admin' : 'any',
       // Only the webhook routes are for Administrators (docs/legacy.md), refused as their v3 routes are.
       adminRefusal: route.admin ? ADMINS_ONLY : undefined,
-      handler: (ctx, input) => {
-        const out = route.handler(ctx, (input as { request: LegacyRequest }).request);
-        return out instanceof LegacyReply ? new Reply(out.status, out.body, out.headers) : out;
-      },
+      handler: (ctx, input) => route.handler(ctx, (input as { request: LegacyRequest }).request),
     };
     operations.set(route, op);
   }
   return op;
-}
-
-/** The legacy boundary: the pipeline's answer or refusal in legacy shapes. */
-function legacyAnswer(answer: Answer, requestId: string, emu: Emulator): Response {
-  if (answer.ok) return reply(new LegacyReply(answer.status, answer.body, answer.headers), requestId);
-  const e = infraError(answer.error) ?? answer.error;
-  if (e instanceof LegacyReply) return reply(e, requestId);
-  // A storage refusal carries its code beside the legacy message (docs/reliability.md 10).
-  if (e instanceof ApiError && e.status === 503) return reply(new LegacyReply(503, storageCode(answer.error) ? { error: e.message, code: e.code } : { error: e.message }, e.headers), requestId);
-  if (e instanceof ApiError && e.status === 401) return reply(legacyError(401, 'The API key is missing or invalid.'), requestId);
-  if (e instanceof ApiError && e.status < 500) return reply(legacyError(e.status, e.message), requestId);
-  emu.log(`[${requestId}] legacy internal error: ${e instanceof Error ? e.stack : String(e)}`);
-  return reply(legacyError(500, 'The emulator failed to handle this request. This is a bug in the emulator.'), requestId);
 }
 
 /** Path parameters decoded (a malformed escape is kept as sent). */
@@ -108,7 +81,7 @@ function decoded(params: Record<string, string>): Record<string, string> {
 }
 
 /** A method no legacy route of the path takes: 405 in the legacy shape. */
-const refuseMethod: MethodRefusal = (method, path, _allowed, info) => reply(legacyError(405, `${method} is not allowed on ${path}.`), info.requestId);
+const refuseMethod: MethodRefusal = (method, path, _allowed, info) => errorResponse(legacyError(405, `${method} is not allowed on ${path}.`), info.requestId, {}, undefined, 'legacy');
 
 /**
  * The legacy routes as entries of the one route table: literal segments in any case, the
@@ -142,7 +115,8 @@ export function legacyRouteSpecs(routes: LegacyRoute[]): RouteSpec[] {
         },
         LEGACY_RULES,
       );
-      return legacyAnswer(answer, info.requestId, emu);
+      // The legacy boundary: the answer or refusal in legacy shapes (respond.ts, family 'legacy').
+      return toResponse(answerParts(answer, info.requestId, emu.log, 'legacy'));
     },
   }));
 }

@@ -22,7 +22,7 @@ export interface Call {
   readInput(maxBytes: number): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** The budget to charge when not the operation's own (an MCP resource read is cheap, spec v3 8). */
   budget?: Budget;
-  /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request). */
+  /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request: settleRequest). */
   settled?: Principal;
 }
 
@@ -49,7 +49,7 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
   };
   const answer = (principal: Principal, raw: Record<string, unknown>): Answer => {
     try {
-      const out = runOperation(emu, principal, op, raw, info);
+      const out = runOperation(emu, principal, op, raw, info, rules);
       contract?.success(op, out.status, out.body);
       if (out.headers) for (const name in out.headers) headers[name] = out.headers[name];
       noteOperation(info.journal, { operation: op.id, ...(op.tool && info.transport === 'mcp' ? { tool: op.tool } : {}), status: out.status });
@@ -71,4 +71,62 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
   } catch (error) {
     return refused(error);
   }
+}
+
+/** A request settled once for the calls it carries, or where it was refused. */
+export type Settled<T> =
+  | { ok: true; principal: Principal; body: T }
+  | {
+      ok: false;
+      error: unknown;
+      /** key: key or region refused; body: the body refused (read, or for what it holds); budget: over budget. */
+      stage: 'key' | 'body' | 'budget';
+      /** The body, when the budget refused a request whose body was read. */
+      body?: T;
+    };
+
+/**
+ * The path's first steps, by the same functions and Rules as runCall, for a transport whose
+ * request carries several calls and is settled once (MCP over HTTP: a batch is one request,
+ * spec v3 8); each call then runs with `settled`. The body comes between the key and the
+ * charge, since what it holds decides the bucket: key → region → body (`read`, within the size
+ * limit; a body that did not arrive is not charged) → `parse` (a refusal of what the body holds
+ * is charged as one standard request) → budget (`bucket` of the body).
+ */
+export async function settleRequest<T>(
+  emu: Emulator,
+  info: CallInfo,
+  rules: Rules,
+  headers: Record<string, string>,
+  s: { read(maxBytes: number): Promise<string>; parse(text: string): T; bucket(body: T): Budget },
+): Promise<Settled<T>> {
+  let principal: Principal;
+  let text: string;
+  try {
+    principal = authenticate(emu, info, rules);
+  } catch (error) {
+    return { ok: false, error, stage: 'key' };
+  }
+  try {
+    text = await s.read(emu.maxBodyBytes);
+  } catch (error) {
+    return { ok: false, error, stage: 'body' };
+  }
+  let body: T;
+  try {
+    body = s.parse(text);
+  } catch (error) {
+    try {
+      if (rules.charged) charge(emu, principal, 'standard', headers);
+    } catch (over) {
+      return { ok: false, error: over, stage: 'budget' };
+    }
+    return { ok: false, error, stage: 'body' };
+  }
+  try {
+    if (rules.charged) charge(emu, principal, s.bucket(body), headers);
+  } catch (error) {
+    return { ok: false, error, stage: 'budget', body };
+  }
+  return { ok: true, principal, body };
 }

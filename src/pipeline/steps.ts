@@ -92,7 +92,7 @@ export function fieldName(path: readonly PropertyKey[]): string {
  * idempotency, transaction, handler. `raw` is the merged input (path, query,
  * body or tool arguments).
  */
-export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo): Outcome {
+export function runOperation(emu: Emulator, principal: Principal, op: Operation, raw: Record<string, unknown>, info: CallInfo, rules: Rules = V3_RULES): Outcome {
   const ctx = makeCtx(emu, principal, info);
   if (op.actor === 'member' && principal.actor.kind !== 'member') throw actsAsWorkspace();
   if (op.actor === 'admin' && principal.actor.kind === 'member' && !principal.actor.isAdmin) throw forbidden(op.adminRefusal ?? 'Only Administrators may use this route.');
@@ -108,9 +108,9 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
     if (!parsed.success) throw zodToApiError(parsed.error, raw);
     return parsed.data as Record<string, unknown>;
   };
-  // A read of the v3 operations (REST, MCP, the console's family) may be answered from memory;
-  // the legacy routes keep their own handlers' ways.
-  if (!isWrite(op)) return info.transport === 'legacy' ? toOutcome(op, op.handler(ctx, parse())) : rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => toOutcome(op, op.handler(c, parse())));
+  // A read may be answered from memory when its transport's rules say so (the v3 operations over
+  // REST, MCP and the console's family; not the legacy routes).
+  if (!isWrite(op)) return !rules.remembered ? toOutcome(op, op.handler(ctx, parse())) : rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => toOutcome(op, op.handler(c, parse())));
   const execute = (c: Ctx, input: Record<string, unknown>): Outcome => {
     const before = totalChanges(emu.db);
     const result = emu.db.transaction(() => op.handler(c, input))();
@@ -120,11 +120,11 @@ export function runOperation(emu: Emulator, principal: Principal, op: Operation,
   };
   if (info.idempotencyKey != null && emu.idempotency) {
     const input = parse();
-    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, () => execute(ctx, input));
+    return emu.idempotency.run(ctx, op, input, info.idempotencyKey, info.idempotencyField ?? 'Idempotency-Key', () => execute(ctx, input));
   }
   // A write that changed nothing answers as a read would, until the database changes (a retried
-  // complete); the legacy routes keep their own handlers' ways, as for reads.
-  if (op.unchangedIsRead && info.transport !== 'legacy') return rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => execute(c, parse()));
+  // complete), under the same rule as reads.
+  if (op.unchangedIsRead && rules.remembered) return rememberedAnswer(ctx, op, raw, info.timezoneHeader ?? '', (c) => execute(c, parse()));
   return execute(ctx, parse());
 }
 

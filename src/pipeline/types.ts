@@ -14,6 +14,8 @@ export interface CallInfo {
   sourceIp: string;
   timezoneHeader?: string | null;
   idempotencyKey?: string | null;
+  /** Where the idempotency key travels on this transport, named by its refusals: the header (default) or MCP's `idempotencyKey` argument. */
+  idempotencyField?: string;
   transport: 'rest' | 'mcp' | 'legacy';
   /** Path and query of the request, for WRONG_REGION's `url`. */
   pathAndQuery: string;
@@ -46,10 +48,16 @@ export interface Rules {
   throttled: boolean;
   /** Answers are checked against the operation table's declared contract (when the check is on). */
   contract: boolean;
+  /**
+   * A read's answer (and an `unchangedIsRead` write's that changed nothing) may be answered from
+   * memory until the database changes (pipeline/answer-memo.ts). The legacy routes' handlers keep
+   * their own ways: always run.
+   */
+  remembered: boolean;
 }
 
-export const V3_RULES: Rules = { regional: true, charged: true, throttled: true, contract: true };
-export const LEGACY_RULES: Rules = { regional: false, charged: false, throttled: false, contract: false };
+export const V3_RULES: Rules = { regional: true, charged: true, throttled: true, contract: true, remembered: true };
+export const LEGACY_RULES: Rules = { regional: false, charged: false, throttled: false, contract: false, remembered: false };
 
 /**
  * The web console's own route family (/app/_/v3, src/console/api.ts): the same operations,

@@ -3,7 +3,8 @@ import type { Operation } from '../operations/define';
 
 export interface IdempotencyStore {
   /** Runs `execute` once per (workspace, key); replays the first answer for the same request within 24 h. */
-  run(ctx: Ctx, op: Operation, input: Record<string, unknown>, key: string, execute: () => Outcome): Outcome;
+  /** `field`: where the key travelled (the Idempotency-Key header, or MCP's idempotencyKey argument), named by a refusal of it. */
+  run(ctx: Ctx, op: Operation, input: Record<string, unknown>, key: string, field: string, execute: () => Outcome): Outcome;
 }
 
 /** A handler's answer as the pipeline carries it, and as an idempotent replay stores it. */

@@ -70,8 +70,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.sweep = db.prepare<[number]>('DELETE FROM idempotency WHERE created_at < ?');
   }
 
-  run(ctx: Ctx, op: Operation, input: Record<string, unknown>, key: string, execute: () => Outcome): Outcome {
-    const field = ctx.transport === 'mcp' ? 'idempotencyKey' : 'Idempotency-Key';
+  /** `field`: where the key travelled (the header, or MCP's argument), named by a refusal of it. */
+  run(ctx: Ctx, op: Operation, input: Record<string, unknown>, key: string, field: string, execute: () => Outcome): Outcome {
     checkIdempotencyKey(key, field);
     const ws = ctx.workspace.id;
     const fp = fingerprintOf(op, input, ctx.actor.key?.id ?? 0); // only a request sends an Idempotency-Key, and it has its key

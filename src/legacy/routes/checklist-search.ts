@@ -84,7 +84,7 @@ export function findLegacy(ctx: Ctx, q: URLSearchParams) {
     return [legacyChecklist(ctx, row)];
   }
   const out = page(rows, p);
-  if (out.length === 0) return none('checklists');
+  if (out.length === 0) throw none('checklists');
   return out.map((r) => legacyChecklist(ctx, r));
 }
 
@@ -102,10 +102,11 @@ export function detailsLegacy(ctx: Ctx, q: URLSearchParams) {
   if (checklistKey) {
     const c = findChecklist(ctx, checklistKey);
     assertCanRead(ctx, c);
-    return p.pageNumber === 1 ? [withTasks(ctx, c)] : none('checklists');
+    if (p.pageNumber !== 1) throw none('checklists');
+    return [withTasks(ctx, c)];
   }
   const out = page(matching(ctx, { templateId: templateIdOf(ctx, templateKey!), name: param(q, 'checklistName'), tag: param(q, 'tag'), status }), p);
-  if (out.length === 0) return none('checklists');
+  if (out.length === 0) throw none('checklists');
   return out.map((c) => withTasks(ctx, c));
 }
 
@@ -123,7 +124,7 @@ export function tasksLegacy(ctx: Ctx, q: URLSearchParams) {
     .map((t) => targetOf(ctx, t))
     .filter((t) => canReadTask(ctx, t));
   const out = page(picked, p);
-  if (out.length === 0) return none('tasks');
+  if (out.length === 0) throw none('tasks');
   return out.map((t) => legacyTask(ctx, t));
 }
 

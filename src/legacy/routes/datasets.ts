@@ -12,7 +12,8 @@ import { DEFAULT_PAGE_SIZE, MAX_CSV_BYTES, MAX_LEGACY_PAGE_SIZE } from '../../do
 import { bulkCreate, bulkDelete, createRecord, deleteRecord, listRecords, updateRecord } from '../../domain/datasets/records';
 import { createDataSet, deleteDataSet, getDataSet, listDataSets, updateDataSet } from '../../domain/datasets/sets';
 import { createView, deleteView, getView, listViews, updateView } from '../../domain/datasets/views';
-import { LegacyReply, defineLegacyRoute, legacyError, type LegacyRequest } from '../define';
+import { defineLegacyRoute, legacyError, type LegacyRequest } from '../define';
+import { Reply } from '../../operations/define';
 import { parseMultipart } from '../multipart';
 import { bad, param } from '../params';
 import { legacyField, legacyFull, legacyRecord, legacySummary, legacyView } from './data-set-shapes';
@@ -110,7 +111,7 @@ function importLegacy(ctx: Ctx, r: LegacyRequest) {
 
 function exportLegacy(ctx: Ctx, r: LegacyRequest) {
   const out = exportCsv(ctx, p(r, 'dataSetId'), viewIdParam(r.query), 'viewId');
-  return new LegacyReply(200, out.bytes, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': contentDisposition(out.fileName) });
+  return new Reply(200, out.bytes, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': contentDisposition(out.fileName) });
 }
 
 const BASE = '/api/data-sets';
@@ -123,27 +124,27 @@ const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler:
     ...(method !== 'GET' && path.startsWith(SET) ? { refuseFirst: (db: Ctx['db'], params: Record<string, string>) => refuseSystemWrite(db, params.dataSetId) } : {}),
     handler: legacy(handler),
   });
-const done = () => new LegacyReply(204);
+const done = () => new Reply(204, undefined);
 
 export const dataSetLegacyRoutes = [
   route('GET', BASE, (ctx) => ({ data: listDataSets(ctx).map(legacySummary) })),
-  route('POST', BASE, (ctx, r) => new LegacyReply(201, legacyFull(createDataSet(ctx, body(r, ['name', 'description', 'fields']))))),
+  route('POST', BASE, (ctx, r) => new Reply(201, legacyFull(createDataSet(ctx, body(r, ['name', 'description', 'fields']))))),
   route('POST', `${BASE}/import`, importLegacy),
   route('GET', SET, (ctx, r) => legacyFull(getDataSet(ctx, p(r, 'dataSetId')))),
   route('PUT', SET, (ctx, r) => legacyFull(updateDataSet(ctx, p(r, 'dataSetId'), body(r, ['name', 'description']), 'put'))),
   route('DELETE', SET, (ctx, r) => (deleteDataSet(ctx, p(r, 'dataSetId'), param(r.query, 'force')?.toLowerCase() === 'true'), done())),
   route('GET', `${SET}/fields`, (ctx, r) => ({ data: listFields(ctx, p(r, 'dataSetId')).fields.map(legacyField) })),
-  route('POST', `${SET}/fields`, (ctx, r) => new LegacyReply(201, legacyField(createField(ctx, p(r, 'dataSetId'), body(r, ['name', 'type', 'description']))))),
+  route('POST', `${SET}/fields`, (ctx, r) => new Reply(201, legacyField(createField(ctx, p(r, 'dataSetId'), body(r, ['name', 'type', 'description']))))),
   route('PUT', `${SET}/fields/:fieldId`, (ctx, r) => legacyField(updateField(ctx, p(r, 'dataSetId'), p(r, 'fieldId'), body(r, ['name', 'type', 'description', 'position']), 'put'))),
   route('DELETE', `${SET}/fields/:fieldId`, (ctx, r) => (deleteField(ctx, p(r, 'dataSetId'), p(r, 'fieldId')), done())),
   route('GET', `${SET}/records`, records),
-  route('POST', `${SET}/records`, (ctx, r) => new LegacyReply(201, legacyRecord(createRecord(ctx, p(r, 'dataSetId'), recordBody(r))))),
-  route('POST', `${SET}/records/bulk`, (ctx, r) => new LegacyReply(201, bulkCreate(ctx, p(r, 'dataSetId'), body(r, ['mode', 'records'])))),
+  route('POST', `${SET}/records`, (ctx, r) => new Reply(201, legacyRecord(createRecord(ctx, p(r, 'dataSetId'), recordBody(r))))),
+  route('POST', `${SET}/records/bulk`, (ctx, r) => new Reply(201, bulkCreate(ctx, p(r, 'dataSetId'), body(r, ['mode', 'records'])))),
   route('DELETE', `${SET}/records/bulk`, (ctx, r) => (bulkDelete(ctx, p(r, 'dataSetId'), { recordKeys: body(r, ['recordIds']).recordIds }, 'recordIds'), done())),
   route('PUT', `${SET}/records/:recordId`, (ctx, r) => legacyRecord(updateRecord(ctx, p(r, 'dataSetId'), p(r, 'recordId'), recordBody(r), 'put'))),
   route('DELETE', `${SET}/records/:recordId`, (ctx, r) => (deleteRecord(ctx, p(r, 'dataSetId'), p(r, 'recordId')), done())),
   route('GET', `${SET}/views`, (ctx, r) => ({ data: listViews(ctx, p(r, 'dataSetId')).views.map(legacyView) })),
-  route('POST', `${SET}/views`, (ctx, r) => new LegacyReply(201, legacyView(createView(ctx, p(r, 'dataSetId'), body(r, ['name', 'filters', 'sorts', 'hiddenFields']), { fieldId: 'fieldId' })))),
+  route('POST', `${SET}/views`, (ctx, r) => new Reply(201, legacyView(createView(ctx, p(r, 'dataSetId'), body(r, ['name', 'filters', 'sorts', 'hiddenFields']), { fieldId: 'fieldId' })))),
   route('GET', `${SET}/views/:viewId`, (ctx, r) => legacyView(getView(ctx, p(r, 'dataSetId'), p(r, 'viewId')))),
   route('PUT', `${SET}/views/:viewId`, (ctx, r) => legacyView(updateView(ctx, p(r, 'dataSetId'), p(r, 'viewId'), body(r, ['name', 'filters', 'sorts', 'hiddenFields']), 'put', { fieldId: 'fieldId' }))),
   route('DELETE', `${SET}/views/:viewId`, (ctx, r) => (deleteView(ctx, p(r, 'dataSetId'), p(r, 'viewId')), done())),

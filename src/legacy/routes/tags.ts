@@ -11,7 +11,8 @@ import { findChecklist, type ChecklistRow } from '../../domain/checklist-lookup'
 import { addTaskTags, removeTaskTag } from '../../domain/tasks/tags';
 import { assertTaskReadable } from '../../domain/tasks/guard';
 import { findChecklistTask, type TaskTarget } from '../../domain/tasks/target';
-import { defineLegacyRoute, LegacyReply } from '../define';
+import { defineLegacyRoute } from '../define';
+import { Reply } from '../../operations/define';
 import { bad, bodyObject, guidProp, intProp, param, prop, requiredGuidParam } from '../params';
 import { assignmentKeyOf, deleteTagRow, insertTag, tagByKey, tagRowByName, tagsOfWorkspace, type TagRow } from '../../rows/tags';
 
@@ -40,7 +41,7 @@ const tagOfKey = (ctx: Ctx, key: string) => tagByKey(ctx.db, ctx.workspace.id, k
 export function deleteTagLegacy(ctx: Ctx, q: URLSearchParams) {
   const tag = tagOfKey(ctx, requiredGuidParam(q, 'tagKey'));
   if (tag) deleteTagRow(ctx.db, tag.id);
-  return new LegacyReply(200);
+  return new Reply(200, undefined);
 }
 
 interface Assignment {

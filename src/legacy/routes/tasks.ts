@@ -71,7 +71,7 @@ export function assignmentsLegacy(ctx: Ctx, q: URLSearchParams) {
     .sort((a, b) => a.id - b.id)
     .map((r) => targetOf(ctx, r))
     .filter((t) => canReadTask(ctx, t));
-  if (out.length === 0) return legacyError(404, 'No tasks match.');
+  if (out.length === 0) throw legacyError(404, 'No tasks match.');
   return out.map((t) => legacyTask(ctx, t));
 }
 

@@ -30,7 +30,7 @@ const person = (m: MemberRow) => ({ id: m.id, fullName: nameOf(m) });
 export function membersAndGroupsLegacy(ctx: Ctx, q: URLSearchParams) {
   const ms = members(ctx, q);
   const gs = groups(ctx, q);
-  if (ms.length === 0 && gs.length === 0) return legacyError(404, 'No members or groups match.');
+  if (ms.length === 0 && gs.length === 0) throw legacyError(404, 'No members or groups match.');
   return {
     members: ms.map(person),
     groups: gs.map((g) => ({ id: g.id, name: g.name, members: groupMembers(ctx, g.id).filter((m) => m.is_active === 1).map(person) })),
@@ -39,13 +39,13 @@ export function membersAndGroupsLegacy(ctx: Ctx, q: URLSearchParams) {
 
 export function membersLegacy(ctx: Ctx, q: URLSearchParams) {
   const ms = members(ctx, q);
-  if (ms.length === 0) return legacyError(404, 'No members match.');
+  if (ms.length === 0) throw legacyError(404, 'No members match.');
   return ms.map((m) => ({ id: m.id, assigneeId: m.id, assigneeName: nameOf(m), assigneeType: ASSIGNEE_TYPE.TeamMember }));
 }
 
 export function groupsLegacy(ctx: Ctx, q: URLSearchParams) {
   const gs = groups(ctx, q);
-  if (gs.length === 0) return legacyError(404, 'No groups match.');
+  if (gs.length === 0) throw legacyError(404, 'No groups match.');
   return gs.map((g) => ({ id: g.id, assigneeId: g.id, assigneeName: g.name, assigneeType: ASSIGNEE_TYPE.Group }));
 }
 

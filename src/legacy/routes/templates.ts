@@ -18,7 +18,7 @@ export function templatesLegacy(ctx: Ctx) {
     .filter((r) => r.is_archived === 0)
     .map((r) => ({ key: r.key, name: r.v_name }))
     .sort((a, b) => compareText(a.name, b.name) || a.key.localeCompare(b.key));
-  if (rows.length === 0) return legacyError(404, 'No active templates.');
+  if (rows.length === 0) throw legacyError(404, 'No active templates.');
   return rows.map((r) => ({ id: r.key, name: r.name }));
 }
 
@@ -26,7 +26,7 @@ export function templateTasksLegacy(ctx: Ctx, q: URLSearchParams) {
   const key = requiredGuidParam(q, 'templateKey');
   const t = findTemplate(ctx, key);
   const tasks = parseStoredDocument(findVersion(ctx, t).document).tasks ?? [];
-  if (tasks.length === 0) return legacyError(404, 'The template has no tasks.');
+  if (tasks.length === 0) throw legacyError(404, 'The template has no tasks.');
   return tasks.map((x) => ({ id: x.id!, name: x.name }));
 }
 
@@ -46,7 +46,7 @@ export function taskContentLegacy(ctx: Ctx, q: URLSearchParams) {
   const rows = (task.fields ?? [])
     .map((f, i) => ({ id: f.id!, name: fieldName(f, i + 1), type: f.type }))
     .filter((f) => type === 'ALL' || (type === 'ALLINPUT' ? ANSWERABLE.has(f.type) : f.type === type));
-  if (rows.length === 0) return legacyError(404, 'No controls match.');
+  if (rows.length === 0) throw legacyError(404, 'No controls match.');
   return rows;
 }
 

@@ -7,7 +7,8 @@ import { bad, guidParam, param } from '../params';
 import { LEGACY_EVENT_TYPES, type EventType, type ScopeType } from '../../domain/webhooks/events';
 import { checkTargetUrl, deleteSubscription, getByKey, insertSubscription, legacyShape, listSubscriptions } from '../../domain/webhooks/subscriptions';
 import { ApiError } from '../../errors';
-import { LegacyReply, defineLegacyRoute, legacyError } from '../define';
+import { defineLegacyRoute, legacyError } from '../define';
+import { Reply } from '../../operations/define';
 
 const eventList = LEGACY_EVENT_TYPES.join(', ');
 
@@ -21,7 +22,7 @@ export function listLegacy(ctx: Ctx, q: URLSearchParams) {
       (eventType.toUpperCase() === 'ALL' || r.event_type === eventType) &&
       (source.toUpperCase() === 'ALL' || (r.source ?? '').toLowerCase() === source.toLowerCase()),
   );
-  if (rows.length === 0) return legacyError(404, 'No webhook subscriptions match.');
+  if (rows.length === 0) throw legacyError(404, 'No webhook subscriptions match.');
   return rows.map(legacyShape);
 }
 
@@ -77,7 +78,7 @@ export function unsubscribeLegacy(ctx: Ctx, q: URLSearchParams) {
   const row = getByKey(ctx.db, ctx.workspace.id, id);
   // Legacy answers 200 whether or not the subscription still existed (legacy spec 4.7 lists 200, 400, 401).
   if (row && row.api !== 'emulator') deleteSubscription(ctx.db, row, ctx.now());
-  return new LegacyReply(200);
+  return new Reply(200, undefined);
 }
 
 export const webhookLegacyRoutes = [

@@ -17,7 +17,7 @@ import { withJournal, type JournalMark } from '../../platform/journal';
 /**
  * A handler of the request chain: what crosses every request (the Host and Origin check,
  * faults, the admin gate), run in order before routing, registered in one place
- * (src/edge.ts). No transport imports one.
+ * (src/request-chain.ts). No transport imports one.
  */
 export interface ChainHandler {
   name: string;
@@ -45,7 +45,7 @@ export function guardOf(chain: ChainHandler[]): (facts: EdgeFacts, policy: EdgeP
 
 /** What areas other than the v3 operations add to an address. */
 export interface AppExtensions {
-  /** The request chain, in order (src/edge.ts). */
+  /** The request chain, in order (src/request-chain.ts). */
   chain: ChainHandler[];
   /**
    * Every other family's routes, declared as data: control routes, the legacy API, the

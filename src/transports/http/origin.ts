@@ -4,8 +4,8 @@
 // specification requires servers to validate Origin for this reason). One check, at the
 // edge, for every route family: /v3, /mcp, /api, /_emulator, /app, /files.
 // Requests without Origin (curl, SDKs, agents) pass whatever their Content-Type.
-import { ApiError, errorBody, validationError } from '../../errors';
-import { JSON_TYPE, type Parts } from '../web/respond';
+import { ApiError, validationError } from '../../errors';
+import { errorParts, type Family, type Parts } from '../web/respond';
 
 /** What the check is told about one request: the raw headers, as sent. */
 export interface EdgeFacts {
@@ -86,7 +86,7 @@ function nameOfHost(header: string): string | undefined {
 }
 
 /** The check itself: a refusal, or null when the request may go on. Pure: no I/O. */
-export function checkEdge(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
+export function checkHostAndOrigin(facts: EdgeFacts, p: EdgePolicy): ApiError | null {
   // HTTP/1.0 allows a request without Host: accepted (it cannot be a rebinding browser).
   if (facts.host !== null && facts.host !== '') {
     const name = nameOfHost(facts.host);
@@ -140,18 +140,16 @@ function withPort(host: string): string {
   return `${name}:${port || '80'}`;
 }
 
-/** The refusal in the shape of the route family it was aimed at: JSON-RPC on /mcp, legacy on /api, v3 elsewhere. */
+/** The route family a path belongs to, for the shape of a refusal made before routing: JSON-RPC on /mcp, legacy on /api, v3 elsewhere. */
+export function familyOfPath(path: string): Family {
+  if (path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/mcp?')) return 'mcp';
+  if (path.startsWith('/api/') || path === '/api') return 'legacy';
+  return 'v3';
+}
+
+/** The refusal in the shape of the route family it was aimed at (no JSON-RPC id is known: the body is not read). */
 export function refusalParts(err: ApiError, path: string, requestId: string): Parts {
-  const headers = { 'Content-Type': JSON_TYPE, 'X-Request-Id': requestId };
-  const v3 = errorBody(err, requestId);
-  let body: unknown = v3;
-  if (path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/mcp?')) {
-    // No JSON-RPC id is known (the body is not read): id null, as for a parse error.
-    body = { jsonrpc: '2.0', id: null, error: { code: -32000, message: `${err.code}: ${err.message}`, data: v3 } };
-  } else if (path.startsWith('/api/') || path === '/api') {
-    body = { error: err.message };
-  }
-  return { status: err.status, headers, body: JSON.stringify(body) };
+  return errorParts(err, requestId, {}, undefined, familyOfPath(path));
 }
 
 /** The path of a request target, for choosing the refusal's shape (`*`, absolute forms included). */

@@ -1,11 +1,11 @@
 // v3 REST: a request's input read by the operation's partition, and the answer written.
-import { validationError } from '../../errors';
-import { runCall, V3_RULES, type Answer, type Rules } from '../../pipeline';
+import { ApiError, validationError } from '../../errors';
+import { runCall, V3_RULES, type Answer, type CallInfo, type Rules } from '../../pipeline';
+import type { Emulator } from '../../emulator';
 import { compiled, partitionOf } from '../../contract/compile';
 import { BAD_BODY, NO_BODY, type Operation } from '../../operations/define';
-import { ApiError } from '../../errors';
 import { declaresBody, readJson } from '../web/body';
-import { errorResponse, json } from '../web/respond';
+import { answerParts, toResponse } from '../web/respond';
 import type { RouteHandler } from './route-table';
 
 /** `query`: the request's query parameters (only read when the operation declares some). */
@@ -58,36 +58,54 @@ export async function inputOrBadBody(op: Operation, read: () => Promise<Record<s
   }
 }
 
-/** Writes the pipeline's answer as a REST response: the body, or the v3 envelope. */
-export function restAnswer(answer: Answer, requestId: string, log: (l: string) => void): Response {
-  if (answer.ok) return json(answer.status, answer.body, answer.headers);
-  return errorResponse(answer.error, requestId, answer.headers, log);
+/** What a v3 operation's serving needs of a request, read the same way by the node and fetch entries. */
+export interface RestRequest {
+  info: CallInfo;
+  params: Record<string, string>;
+  /** The query parameters (built only when the operation declares some). */
+  query: () => URLSearchParams;
+  contentLength: string | null | undefined;
+  transferEncoding: string | null | undefined;
+  /** The body as JSON, within the size limit (refuses one that is not JSON, 4.1 rule 3). */
+  readJson: (maxBytes: number) => Promise<unknown>;
 }
 
 /**
- * A v3 operation's route handler on the fetch path (the node fast path runs the same call in
- * native.ts); `rules` other than v3's serve the console's own family (src/console/api.ts).
+ * The one function that serves a v3 operation, for both entries (the node fast path in
+ * fast-path.ts and the fetch path's route handler below). Synchronous when no body is to be
+ * read: a read is answered in the same turn as its request arrived.
+ */
+export function serveOperation(emu: Emulator, op: Operation, r: RestRequest, rules: Rules = V3_RULES): Answer | Promise<Answer> {
+  // The partition is read per call, not when the route is made: it builds the input shape.
+  const { params, query } = r;
+  const withoutBody = () => buildInput(op, query, params, undefined);
+  return runCall(emu, {
+    op,
+    info: r.info,
+    // A body that is not a JSON object is kept aside (inputOrBadBody) and refused after the permission checks.
+    readInput: partitionOf(op).hasBody
+      ? (maxBytes) => inputOrBadBody(op, async () => buildInput(op, query, params, await r.readJson(maxBytes)), withoutBody)
+      : // A route without a body still refuses one that is not JSON (4.1 rule 3); what it holds is ignored.
+        op.method !== 'GET' && declaresBody(r.contentLength, r.transferEncoding)
+        ? (maxBytes) => inputOrBadBody(op, async () => (await r.readJson(maxBytes), withoutBody()), withoutBody)
+        : withoutBody,
+  }, rules);
+}
+
+/**
+ * A v3 operation's route handler on the fetch path (the node fast path calls serveOperation
+ * too); `rules` other than v3's serve the console's own family (src/console/api.ts).
  */
 export function restHandler(op: Operation, rules: Rules = V3_RULES): RouteHandler {
-  // The partition is read per call, not here: it builds the input shape, and a start makes every route's handler.
   return async (req, { emu, info, params }) => {
-    const wantsBody = partitionOf(op).hasBody;
-    const answer = await runCall(emu, {
-      op,
+    const answer = await serveOperation(emu, op, {
       info,
-      readInput: async (maxBytes) => {
-        // A route without a body still refuses one that is not JSON (4.1 rule 3); what it holds is ignored.
-        const query = () => new URL(req.url).searchParams;
-        return inputOrBadBody(
-          op,
-          async () => {
-            const body = wantsBody || (op.method !== 'GET' && declaresBody(req.headers.get('content-length'), req.headers.get('transfer-encoding'))) ? await readJson(req, maxBytes) : undefined;
-            return buildInput(op, query, params, wantsBody ? body : undefined);
-          },
-          () => buildInput(op, query, params, undefined),
-        );
-      },
+      params,
+      query: () => new URL(req.url).searchParams,
+      contentLength: req.headers.get('content-length'),
+      transferEncoding: req.headers.get('transfer-encoding'),
+      readJson: (maxBytes) => readJson(req, maxBytes),
     }, rules);
-    return restAnswer(answer, info.requestId, emu.log);
+    return toResponse(answerParts(answer, info.requestId, emu.log));
   };
 }

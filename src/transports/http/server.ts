@@ -1,5 +1,5 @@
 // node:http at the edge. A v3 operation is answered from node's own request and
-// response (native.ts); everything else (MCP over HTTP, control routes, legacy,
+// response (fast-path.ts); everything else (MCP over HTTP, control routes, legacy,
 // downloads, 404/405, unusual request targets) goes through @hono/node-server's
 // getRequestListener to the fetch-shaped core (app.ts).
 // Requests node:http or the adapter cannot parse are still answered in the v3
@@ -9,12 +9,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { RequestError as HonoRequestError } from '@hono/node-server';
 import type { Emulator } from '../../emulator';
 import type { Region } from '../../context';
-import { ApiError, errorBody, validationError } from '../../errors';
+import { ApiError, validationError } from '../../errors';
 import { buildRouteTable, createFetch, emptyExtensions, guardOf, type AppExtensions } from './app';
-import { createNodeRest } from './native';
-import { errorResponse, isDropped, requestIdFrom } from '../web/respond';
+import { createNodeRest, writeParts } from './fast-path';
+import { errorParts, errorResponse, httpText, isDropped, requestIdFrom } from '../web/respond';
 import { addPort, edgePolicy, pathOfTarget, refusalParts } from './origin';
-import { writeParts } from './native';
 import { headerValue } from './call-info';
 
 export interface ListenOptions {
@@ -57,20 +56,14 @@ function clientErrorAnswer(err: NodeJS.ErrnoException & { bytesParsed?: number }
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'REQUEST_TIMEOUT', 'The request did not arrive in full in time (headers within 20 s, the whole request within 60 s).')
         : validationError('Invalid request: the HTTP request could not be parsed (check the request line, Content-Length and Transfer-Encoding).');
-  const requestId = requestIdFrom(null);
-  const body = JSON.stringify(errorBody(e, requestId));
-  const reason = e.status === 431 ? 'Request Header Fields Too Large' : e.status === 408 ? 'Request Timeout' : 'Bad Request';
-  socket.end(
-    `HTTP/1.1 ${e.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(httpText(errorParts(e, requestIdFrom(null), {})));
 }
 
 export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<Running> {
   const host = opts.host ?? '127.0.0.1';
   const servers = {} as Record<Region, Server>;
   const urls = {} as Record<Region, string>;
-  // The chain's guards (src/edge.ts: Host and Origin, docs/security.md) run here, before any route and the fast path;
+  // The chain's guards (src/request-chain.ts: Host and Origin, docs/security.md) run here, before any route and the fast path;
   // this listener's addresses are the policy they check against (the ports join once bound).
   const policy = edgePolicy({ bound: host, allowHosts: emu.options.allowHosts, allowOrigins: emu.options.allowOrigins });
   const ext = opts.extensions ?? emptyExtensions();
@@ -78,7 +71,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
   for (const [region, port] of [['US', opts.portUs ?? 8787], ['EU', opts.portEu ?? 8788]] as const) {
     const table = buildRouteTable(emu, ext);
     const fetch = createFetch(emu, region, ext, table);
-    const native = createNodeRest(emu, region, table);
+    const fastPath = createNodeRest(emu, region, table);
     // The adapter (and undici's Request and Response behind it) is loaded by the first request
     // the fetch path answers, not at start-up: a v3 call never needs it (measured: ~9% of start-up CPU).
     let listener: NodeListener | undefined;
@@ -121,7 +114,7 @@ export async function listen(emu: Emulator, opts: ListenOptions = {}): Promise<R
           req.resume(); // the body is not read: drained so keep-alive goes on
           return writeParts(res, refusalParts(refused, pathOfTarget(req.url ?? ''), requestIdFrom(headerValue(req.headers, 'x-request-id'))));
         }
-        if (native(req, res)) return;
+        if (fastPath(req, res)) return;
         const run = (l: NodeListener) => {
           current = req;
           try {

@@ -1,12 +1,11 @@
 // MCP over Streamable HTTP at /mcp (spec v3 4.6): stateless, JSON responses.
-// Authentication, region and the rate budget are settled per HTTP request, with
-// the same headers as REST; tool calls then run the shared pipeline.
+// Authentication, region, body and the rate budget are settled once per HTTP request by the
+// pipeline (settleRequest), with the same headers as REST; tool calls then run the shared pipeline.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ApiError, errorBody, validationError } from '../../errors';
+import { ApiError, validationError } from '../../errors';
 import type { Emulator } from '../../emulator';
-import { authenticate, charge, type CallInfo } from '../../pipeline';
-import type { Principal } from '../../domain/auth';
-import { errorResponse } from '../web/respond';
+import { settleRequest, V3_RULES, type CallInfo } from '../../pipeline';
+import { errorResponse, JSON_TYPE, jsonParts, rpcRefusal, toResponse } from '../web/respond';
 import { readBodyText } from '../web/body';
 import { createMcpServer } from './server';
 import { callTool } from './tools';
@@ -14,7 +13,6 @@ import { refuseInside } from '../../mcp-refusal';
 import { bucketOf } from './budget';
 import { keptByAll, narrowingOfRequest, type ToolNarrowing } from './narrowing';
 
-import { JSON_TYPE } from '../web/respond';
 import { BEARER_TOKENS } from '../../pipeline/bearer';
 
 /** The token of `Authorization: Bearer <token>` (RFC 6750 2.1), or null. */
@@ -50,55 +48,45 @@ export async function handleMcpHttp(emu: Emulator, req: Request, info: CallInfo)
   // the emulator signs clients in (not under --no-oauth) and no X-API-KEY is sent.
   const oauth = emu.slot(BEARER_TOKENS) !== undefined;
   if (oauth) info = { ...info, bearer: bearerOf(req.headers.get('authorization')) };
-  let principal: Principal;
-  let body: unknown;
-  let narrowing: ToolNarrowing[];
-  try {
-    principal = authenticate(emu, info);
-    const text = await readBodyText(req, emu.maxBodyBytes);
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // A JSON-RPC parse error (what MCP clients understand), carrying the v3
-      // refusal REST would give in `data` (spec v3 4.1 rule 3; docs/decisions.md).
-      charge(emu, principal, 'standard', headers);
-      const v3 = errorBody(validationError('Invalid request body: it is not valid JSON.'), info.requestId);
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid request body: it is not valid JSON.', data: v3 } }), {
-        status: 400,
-        headers: { ...headers, 'Content-Type': JSON_TYPE },
-      });
-    }
-    // JSON-RPC 2.0 (Batch): an empty array is an invalid request, answered with one error.
-    if (Array.isArray(body) && body.length === 0) {
-      charge(emu, principal, 'standard', headers);
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch.' } }), {
-        status: 400,
-        headers: { ...headers, 'Content-Type': JSON_TYPE },
-      });
-    }
-    // Narrowing by query or header (docs/mcp.md); a name it does not know is refused like a bad parameter.
-    try {
-      narrowing = narrowingOfRequest(req.url, req.headers, emu.table.toolsByName);
-    } catch (e) {
-      charge(emu, principal, 'standard', headers);
-      throw e;
-    }
-  } catch (e) {
+  // A body that is not JSON and an empty batch are JSON-RPC errors (what MCP clients understand);
+  // the parse error carries the v3 refusal REST would give in `data` (spec v3 4.1 rule 3; docs/decisions.md).
+  const notJson = validationError('Invalid request body: it is not valid JSON.');
+  const emptyBatch = new ApiError(400, 'VALIDATION_ERROR', 'Invalid Request: an empty batch.');
+  let narrowing: ToolNarrowing[] = [];
+  const tools = emu.table;
+  // Key, region, body and budget once per HTTP request, by the pipeline's steps and V3 rules (src/pipeline/run.ts).
+  const settled = await settleRequest(emu, info, V3_RULES, headers, {
+    read: (maxBytes) => readBodyText(req, maxBytes),
+    parse: (text) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw notJson;
+      }
+      // JSON-RPC 2.0 (Batch): an empty array is an invalid request, answered with one error.
+      if (Array.isArray(body) && body.length === 0) throw emptyBatch;
+      // Narrowing by query or header (docs/mcp.md); a name it does not know is refused like a bad parameter.
+      narrowing = narrowingOfRequest(req.url, req.headers, tools.toolsByName);
+      return body;
+    },
+    // A tool the narrowing leaves out is charged as an unknown tool is (it answers as one).
+    bucket: (body) =>
+      bucketOf(body, (n) => {
+        const op = tools.toolsByName.get(n);
+        return op && keptByAll(narrowing, op) ? op : undefined;
+      }),
+  });
+  if (!settled.ok) {
+    const e = settled.error;
+    if (e === notJson) return toResponse(jsonParts(400, rpcRefusal(notJson, info.requestId, null, -32700, 'Parse error: invalid request body: it is not valid JSON.'), headers, 'mcp'));
+    if (e === emptyBatch) return toResponse(jsonParts(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: emptyBatch.message } }, headers, 'mcp'));
+    // Over budget with the messages known: the refusal goes inside the MCP response (spec v3 8).
+    if (settled.stage === 'budget' && settled.body !== undefined && e instanceof ApiError) return refuseInside(settled.body, e, info.requestId, { ...headers, ...e.headers });
     if (oauth && e instanceof ApiError && e.status === 401) headers['WWW-Authenticate'] = challenge(req, info, e);
     return errorResponse(e, info.requestId, headers, emu.log);
   }
-  const tools = emu.table;
-  // A tool the narrowing leaves out is charged as an unknown tool is (it answers as one).
-  const bucket = bucketOf(body, (n) => {
-    const op = tools.toolsByName.get(n);
-    return op && keptByAll(narrowing, op) ? op : undefined;
-  });
-  try {
-    charge(emu, principal, bucket, headers);
-  } catch (e) {
-    if (e instanceof ApiError) return refuseInside(body, e, info.requestId, { ...headers, ...e.headers });
-    return errorResponse(e, info.requestId, headers, emu.log);
-  }
+  const { principal, body } = settled;
   const server = createMcpServer(emu, (op, args, as) => callTool(emu, op, args, info, principal, as), () => info.requestId, narrowing);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {

@@ -2,7 +2,6 @@
 // validates arguments itself and answers its own error text, which would break
 // "same answer, same refusals" (spec v3 4.6); see docs/architecture.md.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -21,23 +20,6 @@ import type { Operation } from '../../operations/define';
 import { prebuiltToolDefs } from '../../prebuilt';
 import { SHARED_REFUSALS } from '../../contract/refusals';
 import { keptByAll, type ToolNarrowing } from './narrowing';
-
-interface LooseCallToolRequest {
-  method: 'tools/call';
-  params?: unknown;
-}
-
-/**
- * tools/call as a schema that passes the request through. The transport has already checked the
- * JSON-RPC envelope (method a string, params an object when present) and the protocol layer
- * dispatched on the method, so a zod object here only re-checked that, on every call; the
- * handler checks params itself. Shaped as the SDK reads a Zod 3 object schema (`shape.method`'s
- * literal for the method, `safeParse` per request), which its compatibility layer accepts.
- */
-const LooseCallToolRequest = {
-  shape: { method: { _def: { value: 'tools/call' } } },
-  safeParse: (data: unknown) => ({ success: true as const, data: data as LooseCallToolRequest }),
-};
 
 export const SERVER_INFO = { name: 'wfe', title: 'Workflow Emulator', version: '0.1.0' };
 
@@ -79,10 +61,14 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
     const all = prebuiltToolDefs(tools.ops) ?? tools.toolDefs;
     return { tools: narrowing.length === 0 ? all : all.filter((t) => allowed(tools.toolsByName.get(t.name))) };
   });
-  // Registered on the Protocol layer with a loose schema: the Server's own tools/call
-  // wrapper answers malformed `arguments` with a JSON-RPC error (a zod dump), where a
-  // tool must answer bad arguments like its REST route does (spec v3 4.6 rule 2).
-  Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest as never, (req: LooseCallToolRequest) => {
+  // tools/call is answered by the SDK's public fallback handler, which receives the request as
+  // sent. A handler set with setRequestHandler(CallToolRequestSchema) is wrapped by the Server,
+  // which answers malformed `arguments` with a JSON-RPC error (a zod dump), where a tool must
+  // answer bad arguments like its REST route does (spec v3 4.6 rule 2); the wrapper also parses
+  // every request and result against the SDK's zod schemas. Any other method no handler takes
+  // gets the answer the SDK gives when there is no fallback.
+  server.fallbackRequestHandler = async (req) => {
+    if (req.method !== 'tools/call') throw rpcError(ErrorCode.MethodNotFound, 'Method not found');
     const params = req.params as { name?: unknown; arguments?: unknown } | undefined;
     if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
       throw rpcError(ErrorCode.InvalidParams, 'tools/call needs params.name, the tool name (a string).');
@@ -96,7 +82,7 @@ export function createMcpServer(emu: Emulator, runTool: ToolRunner, unknownToolR
       return errorResult(validationError('Tool arguments must be a JSON object of named arguments.', 'arguments'), unknownToolRequestId());
     }
     return runTool(op, args as Record<string, unknown> | undefined);
-  });
+  };
   const catalog = emu.catalog;
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: catalog.resources.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })),

@@ -72,6 +72,7 @@ export async function callTool(
         if (keyArg === undefined) return args ?? {};
         if (typeof keyArg !== 'string') throw validationError('idempotencyKey must be a string of 1 to 255 characters.', 'idempotencyKey');
         callInfo.idempotencyKey = keyArg;
+        callInfo.idempotencyField = 'idempotencyKey';
         const raw = { ...args };
         delete raw.idempotencyKey;
         return raw;

@@ -2,7 +2,7 @@
 // /_emulator/faults or the library, matched per call, cleared by reset.
 import { z } from 'zod';
 import { ApiError, validationError } from '../errors';
-import { checkRule, faultRuleInput, kindOf, pathMatcher, type FaultKind, type FaultRule, type FaultRuleInput } from './fault-rules';
+import { checkRule, faultRuleInput, kindOf, pathMatcher, type FaultKind, type FaultRule, type FaultRuleInput } from './rules';
 import { seededRandom } from '../seeded-random';
 
 /** What a call looks like to the rules: REST/legacy by method and path, MCP by tool names. */
