@@ -2,7 +2,6 @@
 // child process, killed with SIGKILL while clients write, then restarted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { fromSource, PATIENCE_MS, ROOT } from './server';
 
 export interface Child {

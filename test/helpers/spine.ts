@@ -2,7 +2,6 @@
 // and the CLI as a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { pathParams, type Operation } from '../../src/operations/define';
 import { fromSource, PATIENCE_MS, ROOT } from './server';
 
