@@ -7,9 +7,8 @@
 // test/run.mjs writes a one-line preload into the folder it compiled into (the tree under the
 // project root, mirrored, `.ts` -> `.js`), which calls install() with that folder; test processes
 // and the CLI children they start (test/helpers/server.ts `fromSource`) are run with
-// `node --require <folder>/preload.cjs`. Each module
-// is compiled under its own file name, so `__dirname`, `require` resolution and module identity
-// are the same as from source. A `.ts` file the run did not compile (written after it started) is
+// `node --require <folder>/preload.cjs`. Each module is compiled under its own file name, so
+// `__dirname`, `require` resolution and module identity are the same as from source. A `.ts` file the run did not compile (written after it started) is
 // transformed here by esbuild, as tsx would.
 'use strict';
 const Module = require('node:module');
@@ -38,5 +37,3 @@ exports.install = function install(compiled) {
     module._compile(code, filename);
   };
 };
-
-if (process.env.WFE_TEST_COMPILED) exports.install(process.env.WFE_TEST_COMPILED);
