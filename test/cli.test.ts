@@ -1,6 +1,7 @@
 // The command line (EMULATOR.md "Command line"): help, the serve banner, clean
 // shutdown on SIGTERM and SIGINT, WFE_* variables (flags win), bad budgets refused.
 // The CLI runs from source: node --import tsx src/cli.ts with WFE_CLI=1.
+// test:slow: every test starts `wfe` as a child process (help, banner, signals, variables).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from './helpers/spine';
@@ -92,7 +93,7 @@ test('CLI: bad budgets (0, -1, abc, from a flag or WFE_*) are refused with a cle
 test('CLI: a port in use is reported in the words of the command line, naming --port-us or --port-eu', async () => {
   const first = runCli(['serve', '--port-us', '0', '--port-eu', '0']);
   try {
-    const u = urlsOf(await first.waitFor('Ctrl+C', 60_000));
+    const u = urlsOf(await first.waitFor('Ctrl+C'));
     const us = new URL(u.us).port;
     const eu = new URL(u.eu).port;
     const b = runCli(['serve', '--port-us', us, '--port-eu', '0']);

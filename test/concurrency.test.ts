@@ -4,6 +4,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, DEMO, KEYS, type TestServer } from './helpers/server';
+import { Clock } from '../src/clock';
+
+/**
+ * A clock held mid-hour: budget windows start on the hour UTC (spec v3 8), and a test that
+ * counts a budget while the hour turns sees it refilled (seen at 04:00: 31 of 20 succeeded).
+ */
+function midHour(): Clock {
+  const clock = new Clock();
+  clock.set(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 30 * 60_000, true);
+  return clock;
+}
 
 const CLIENTS = 40;
 const APPROVE = '21000000-0000-4000-8000-000000000202'; // "Approve expenses": no required fields, no stop task before it
@@ -82,7 +93,7 @@ test('8: rate budgets stay exact under concurrency: with budget B, exactly B of 
     [25, 'standard', '/v3/members'],
     [30, 'cheap', '/v3/auth/test'],
   ] as const) {
-    const t = await startTestServer(bucket === 'standard' ? { standardBudget: budget } : { cheapBudget: budget });
+    const t = await startTestServer({ clock: midHour(), ...(bucket === 'standard' ? { standardBudget: budget } : { cheapBudget: budget }) });
     try {
       const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => t.api(i % 2 ? KEYS.admin : KEYS.member, 'GET', path)));
       const ok = answers.filter((a) => a.status === 200).length;
@@ -108,7 +119,7 @@ test('8: rate budgets stay exact under concurrency: with budget B, exactly B of 
 });
 
 test('8: MCP and REST share one budget under concurrency', async () => {
-  const t = await startTestServer({ standardBudget: 20 });
+  const t = await startTestServer({ clock: midHour(), standardBudget: 20 });
   try {
     const rest = Array.from({ length: 20 }, () => t.api(KEYS.admin, 'GET', '/v3/members'));
     const mcp = Array.from({ length: 20 }, (_, i) =>

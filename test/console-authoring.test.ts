@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // Issue 40 "Template authoring", in headless Chromium: a template built in the console's
 // editor (a heading, a stop task, a required field, a MultiChoice and a Data Set-linked
 // DropDown), published, a checklist run from it, a second version published from the

@@ -1,6 +1,7 @@
 // Issue 21 "Data Set pages", in headless Chromium: the `url` the API gives a Data Set opens
 // its page; records through a view, switching views, a filter, adding and editing a record,
 // a refused value in the API's words, CSV export and import, and the set's connections.
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // Issue 40 "The details above fixed", each proven in headless Chromium: a fresh browser on a deep
 // link asks who to act as; Multi-Choice and Sub-Tasks option labels never wrap narrower than a
 // word at 1280 px; My work at 390 px keeps its Due column on screen; an upgrade under way does

@@ -2,6 +2,7 @@
 // what the API then reads back (DropDown select, a Data Set-linked DropDown, Date input,
 // Members picker, Multi-Choice and Sub-Tasks checkboxes); a halted task's fields are
 // read-only with the reason the API gives when written anyway.
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { KEYS, DEMO, type TestServer } from './helpers/server';

@@ -3,6 +3,7 @@
 // task focuses its heading; each task row has a real checkbox named by the task that
 // completes it; a refusal box goes away after the next success; results are announced in
 // the polite live region; list filters live in the URL and survive a reload.
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';

@@ -2,6 +2,7 @@
 // an idle tab makes no request; its change feeds leak nothing (the page feed carries only
 // change signals of the page's workspace; the panel feed sits behind the admin gate, with
 // EventSource signed in by a cookie); a frozen clock leaves the panel still.
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
 import { startTestServer, budgetSpent, KEYS, DEMO, type TestServer } from './helpers/server';

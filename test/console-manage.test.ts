@@ -4,9 +4,10 @@
 // task raised and deleted, a schedule created and its run started now, an upgrade started
 // and watched to its end, a webhook subscription added and its delivery seen, tags and
 // archive of a checklist.
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import { browserSuite } from './helpers/browser';
 import assert from 'node:assert/strict';
-import { KEYS, DEMO, type TestServer } from './helpers/server';
+import { KEYS, DEMO, PATIENCE_MS, type TestServer } from './helpers/server';
 import { startReceiver, type Receiver } from './helpers/webhooks';
 import { startConsole, stopConsole, type Browser } from './helpers/console';
 
@@ -132,7 +133,7 @@ test('issue 21: an upgrade started from the template page is watched to its end'
   await page.getByRole('heading', { level: 1, name: 'Employee Onboarding' }).waitFor();
   await page.getByTestId('upgrade-candidates').filter({ hasText: `${candidates.body.total} checklist` }).waitFor();
   await page.getByRole('button', { name: /^Upgrade all to version \d+$/ }).click();
-  await page.getByTestId('upgrade-progress').filter({ hasText: 'Upgrade finished' }).waitFor({ timeout: 15_000 });
+  await page.getByTestId('upgrade-progress').filter({ hasText: 'Upgrade finished' }).waitFor({ timeout: PATIENCE_MS });
   const latest = (await s.api(KEYS.admin, 'GET', `/v3/templates/${DEMO.onboarding}`)).body.version;
   for (const c of candidates.body.items) assert.equal((await s.api(KEYS.admin, 'GET', `/v3/checklists/${c.key}`)).body.version, latest);
   assert.equal((await s.api(KEYS.admin, 'GET', `/v3/templates/${DEMO.onboarding}/upgrades`)).body.total, 0);
@@ -155,8 +156,8 @@ test('issue 21: a webhook subscription added in the page; its delivery shows und
   assert.ok(listed.body.items.some((w: { targetUrl: string; eventType: string }) => w.targetUrl === rx.url && w.eventType === 'new_checklist'));
   const made = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: DEMO.expense, name: 'Hooked' });
   assert.equal(made.status, 201);
-  await rx.waitFor(1, 10_000);
-  await sub.getByTestId('subscription-delivery').filter({ hasText: 'delivered' }).waitFor({ timeout: 10_000 });
+  await rx.waitFor(1);
+  await sub.getByTestId('subscription-delivery').filter({ hasText: 'delivered' }).waitFor({ timeout: PATIENCE_MS });
   // A refused subscription (not a URL): the API's words.
   await page.getByLabel('Target URL').fill('not a url');
   await page.getByLabel('Target URL').evaluate((el) => el.setAttribute('type', 'text'));

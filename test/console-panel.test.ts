@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // Issue 40 "The panel, complete", in headless Chromium: a fault rule added (each option the
 // route takes is a control), created keys (the secret shown once) revoked, instances created
 // and deleted, the overview's figures; each with the mouse and with the keyboard alone, and

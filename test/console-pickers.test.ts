@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // Issue 40 "Pickers" and "Refusals in plain words, at their place", in headless Chromium:
 // assign through the people-and-groups picker (search by name or email, groups marked), set
 // a due date through the date-and-time picker (the acting member's zone shown, UTC sent),

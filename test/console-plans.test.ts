@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // Issue 40 "Schedules and Data Set views", in headless Chromium: a schedule re-planned (start,
 // zone, recurrence) and a Data Set view created and changed (filters, sorts, hidden fields),
 // each with the mouse and with the keyboard alone, and read back through the API. axe: 0

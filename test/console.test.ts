@@ -4,12 +4,13 @@
 // the panel with its exact body and signature; the clock moves and a task turns overdue
 // without a reload; refusals are the API's words; HTML stays text; axe-core finds nothing
 // serious; --admin-token and --no-admin. Screenshots go to test-artifacts/ (gitignored).
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startTestServer, KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
+import { startTestServer, KEYS, DEMO, PATIENCE_MS, ROOT, type TestServer } from './helpers/server';
 import { startReceiver, type Receiver } from './helpers/webhooks';
 import { browserSuite, CHROMIUM } from './helpers/browser';
 
@@ -177,13 +178,13 @@ test('issue 17: the clock advanced in the panel makes a task overdue, and a chan
   const moved = Date.parse((await page.getByTestId('clock-now').getAttribute('datetime'))!) - Date.parse(before!);
   assert.ok(moved >= 8 * 86_400_000 && moved < 8 * 86_400_000 + 60_000, `moved ${moved} ms`);
 
-  await taskPage.locator('.badge-Overdue').first().waitFor({ timeout: 5000 });
+  await taskPage.locator('.badge-Overdue').first().waitFor({ timeout: PATIENCE_MS });
   await taskPage.screenshot({ path: join(ARTIFACTS, 'console-overdue-1280.png'), fullPage: true });
 
   // Completed by someone else through the API: the open page follows.
   const done = await s.api(KEYS.admin, 'POST', `/v3/tasks/${DEMO.renewInsurance}/complete`);
   assert.equal(done.status, 200, done.text);
-  await taskPage.getByTestId('task-status').filter({ hasText: /^Complete$/ }).waitFor({ timeout: 5000 });
+  await taskPage.getByTestId('task-status').filter({ hasText: /^Complete$/ }).waitFor({ timeout: PATIENCE_MS });
   assert.equal(await taskPage.locator('.badge-Overdue').count(), 0);
 
   // A checklist completed by a test shows as complete in an open page, without a reload.
@@ -195,7 +196,7 @@ test('issue 17: the clock advanced in the panel makes a task overdue, and a chan
   assert.equal((await s.api(KEYS.admin, 'PUT', `${base}/21000000-0000-4000-8000-000000000201/fields/22000000-0000-4000-8000-000000000202`, { value: '12.50' })).status, 200);
   for (const t of ['201', '202', '203']) assert.equal((await s.api(KEYS.admin, 'POST', `${base}/21000000-0000-4000-8000-000000000${t}/complete`)).status, 200);
   const t0 = Date.now();
-  await taskPage.getByTestId('checklist-status').filter({ hasText: /^Complete$/ }).waitFor({ timeout: 5000 });
+  await taskPage.getByTestId('checklist-status').filter({ hasText: /^Complete$/ }).waitFor({ timeout: PATIENCE_MS });
   t.diagnostic(`checklist shown complete ${Date.now() - t0} ms after the last API write`);
   assert.deepEqual([...page.errors, ...taskPage.errors], []);
   await page.close();
@@ -211,7 +212,7 @@ test('issue 17 panel: the journal follows requests live; export downloads the da
   const r = await s.api(KEYS.member, 'GET', '/v3/auth/test', undefined, { 'X-Request-Id': marker });
   assert.equal(r.status, 200);
   // No reload: the row arrives through the change feed.
-  await journal.getByRole('cell', { name: '/v3/auth/test' }).first().waitFor({ timeout: 5000 });
+  await journal.getByRole('cell', { name: '/v3/auth/test' }).first().waitFor({ timeout: PATIENCE_MS });
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the database' }).click()]);
   const file = join(ARTIFACTS, 'console-export.sqlite');

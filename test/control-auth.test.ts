@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { startTestServer, KEYS, ROOT, type TestServer } from './helpers/server';
+import { fromSource, startTestServer, KEYS, PATIENCE_MS, ROOT, type TestServer } from './helpers/server';
 
 const TOKEN = 's3cret-token';
 let guarded: TestServer;
@@ -60,7 +60,7 @@ test('control: with --no-admin every control route is 404 NOT_FOUND in the envel
 });
 
 const wfe = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, WFE_CLI: '1' }, encoding: 'utf8', timeout: 30_000 });
+  spawnSync(process.execPath, fromSource(args), { cwd: ROOT, env: { ...process.env, WFE_CLI: '1' }, encoding: 'utf8', timeout: PATIENCE_MS });
 
 test('CLI: wfe seed, wfe export and wfe import move a whole database between files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfe-cli-'));

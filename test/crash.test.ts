@@ -4,6 +4,7 @@
 // acknowledged is there, nothing is half-applied, and webhook deliveries that
 // were pending (or in flight) when the process died are sent after it restarts.
 // CRASH_KILLS=100 for the full run; CRASH_SEED picks another reproducible run.
+// test:slow: SIGKILLs and restarts a `wfe serve` child process under a write load.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

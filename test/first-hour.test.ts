@@ -1,3 +1,4 @@
+// test:slow: starts `wfe` as a child process (npx, --db, restore, help, banner, signals).
 // The first hour of a new user (issue 35 "The first hour"), each stumble as a test: the
 // emulator stops with the npx that started it; --db errors name the path and the reason;
 // restore refuses a database a running wfe holds; control routes read JSON bodies alike, so

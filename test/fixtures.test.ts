@@ -1,22 +1,21 @@
 // Your own fixtures (issue 16 item 3, docs/fixtures.md): init, edit, load, reset,
 // the JSON Schema, relative dates, and the refusals (nothing half-loaded).
+// test:slow: most tests run `wfe fixture ...` and `wfe serve --fixture` as child processes.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startEmulator, FixtureError } from '../src/library';
 import { openDb } from '../src/store/open';
-import { ROOT } from './helpers/server';
+import { fromSource, PATIENCE_MS, ROOT } from './helpers/server';
+import { bannerOf } from './helpers/spine';
 
 const dir = mkdtempSync(join(tmpdir(), 'wfe-fixtures-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-// tsx by absolute URL: the commands run in a temp directory, where `--import tsx` would not resolve.
-const TSX = pathToFileURL(require.resolve('tsx')).href;
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WFE_CLI: '1' }, timeout: 60_000 });
+const cli = (args: string[]) => spawnSync(process.execPath, fromSource(args), { cwd: dir, encoding: 'utf8', env: { ...process.env, WFE_CLI: '1' }, timeout: PATIENCE_MS });
 
 const WS = '10000000-0000-4000-8000-0000000000aa';
 const TEMPLATE = '20000000-0000-4000-8000-0000000000aa';
@@ -207,16 +206,9 @@ test('16.3 fixtures: wfe serve --fixture ./dir runs it and prints its keys', asy
   const doc = JSON.parse(readFileSync(join(fxDir, 'fixture.json'), 'utf8'));
   doc.workspaces[0].keys.push({ key: 'served-key-1', name: 'Served', member: 101 });
   writeFileSync(join(fxDir, 'fixture.json'), JSON.stringify(doc));
-  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'serve', '--fixture', './served', '--port-us', '0', '--port-eu', '0'], { cwd: dir, env: { ...process.env, WFE_CLI: '1' } });
+  const child = spawn(process.execPath, fromSource(['serve', '--fixture', './served', '--port-us', '0', '--port-eu', '0']), { cwd: dir, env: { ...process.env, WFE_CLI: '1' } });
   try {
-    const banner = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(out)), 30_000);
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('Ctrl+C')) { clearTimeout(t); resolve(out); }
-      });
-    });
+    const banner = await bannerOf(child);
     assert.match(banner, /served-key-1/);
     const us = /US\s+REST (\S+)\/v3/.exec(banner)![1];
     assert.equal((await fetch(`${us}/v3/auth/test`, { headers: { 'X-API-KEY': 'served-key-1' } })).status, 200);

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, DEMO, KEYS, ROOT, type TestServer } from './helpers/server';
+import { fromSource, startTestServer, DEMO, KEYS, ROOT, type TestServer } from './helpers/server';
 import { rawHead, rawRequest, header } from './fuzz/raw-http';
 import { backupDatabase, checkDatabaseFile, restoreDatabase } from '../src/store/backup';
 import { sha256 } from '../src/ids';
@@ -100,17 +100,24 @@ test('binding: 127.0.0.1 by default; a warning on stderr when bound elsewhere wi
     new Promise<{ out: string; err: string }>((resolve, reject) => {
       const env: Record<string, string | undefined> = { ...process.env, WFE_CLI: '1' };
       delete env.WFE_HOST;
-      const p = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'serve', '--port-us', '0', '--port-eu', '0', ...args], { cwd: ROOT, env });
+      const p = spawn(process.execPath, fromSource(['serve', '--port-us', '0', '--port-eu', '0', ...args]), { cwd: ROOT, env });
       let out = '';
       let err = '';
+      // Stopped as soon as the banner is out: the warning is written right after it (src/cli.ts),
+      // before a signal can be handled, and 'close' waits for both pipes to drain.
       p.stdout.on('data', (d) => {
         out += d;
-        if (out.includes('Ctrl+C')) setTimeout(() => p.kill('SIGTERM'), 300);
+        if (out.includes('Ctrl+C')) p.kill('SIGTERM');
       });
       p.stderr.on('data', (d) => (err += d));
-      p.on('close', () => resolve({ out, err }));
+      // A hang guard only (a start that never prints its banner), cleared when the process ends:
+      // left running, it kept this file's process alive for its full minute.
+      const guard = setTimeout(() => p.kill('SIGKILL'), 120_000);
+      p.on('close', () => {
+        clearTimeout(guard);
+        resolve({ out, err });
+      });
       p.on('error', reject);
-      setTimeout(() => p.kill("SIGKILL"), 60_000); // four tsx start-ups at once: slow on a loaded machine
     });
   const [dflt, open, tokened, off] = await Promise.all([
     run([]),
@@ -218,7 +225,7 @@ test('wfe backup while the server writes, wfe restore into a new file: the same 
 test('wfe backup and wfe restore from the command line', async () => {
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; err: string }>((resolve) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, WFE_CLI: '1' } });
+      const p = spawn(process.execPath, fromSource(args), { cwd: ROOT, env: { ...process.env, WFE_CLI: '1' } });
       let err = '';
       p.stderr.on('data', (d) => (err += d));
       p.on('exit', (code) => resolve({ code, err }));

@@ -1,3 +1,4 @@
+// test:slow: drives a headless Chromium (and needs one: see test/helpers/browser.ts).
 // OAuth sign-in page in a real headless Chromium (docs/oauth.md "The sign-in page"): a native
 // app's loopback redirect URI, the page opened, a member chosen, Allow pressed; the browser
 // lands on the app's own listener with the code and state, and the code is worth a token that

@@ -246,7 +246,7 @@ test('CLI: --allow-origin and --allow-host are parsed (flags and WFE_ALLOW_ORIGI
   assert.match(bad.stderr(), /is not an origin/);
   const r = runCli(['serve', '--host', '0.0.0.0', '--port-us', '0', '--port-eu', '0', '--allow-host', 'devbox.test', '--admin-token', 't'], { WFE_ALLOW_ORIGIN: 'http://localhost:5173, http://localhost:4000' });
   try {
-    const banner = await r.waitFor('Ctrl+C', 60_000);
+    const banner = await r.waitFor('Ctrl+C');
     await r.waitFor('--allow-host (docs/security.md)');
     const us = /US\s+REST (http:\/\/[^/\s]+)\/v3/.exec(banner)![1];
     const port = new URL(us).port;

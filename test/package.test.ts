@@ -9,6 +9,7 @@
 // documents a range needs). better-sqlite3 comes with the addon built here: npm 11 does not
 // run dependencies' install scripts until allowed, and that script would download a
 // prebuilt binary or compile for minutes.
+// test:slow: `npm pack`, an offline install and `npx wfe serve` in a temporary project.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers/server';
+import { bannerOf } from './helpers/spine';
 import { dependencyClosure } from './helpers/dep-closure';
 
 const enabled = process.env.WFE_PACKAGE_TEST === '1';
@@ -96,15 +98,7 @@ test('16.2 package: npx wfe serve runs in the project and answers', async (t) =>
   if (skip(t)) return;
   const child = spawn('npx', ['--offline', 'wfe', 'serve', '--port-us', '0', '--port-eu', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   try {
-    const us = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 30_000);
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /US\s+REST (\S+)\/v3/.exec(out);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
-      });
-    });
+    const us = /US\s+REST (\S+)\/v3/.exec(await bannerOf(child, /US\s+REST \S+\/v3/))![1];
     const res = await fetch(`${us}/v3/auth/test`, { headers: { 'X-API-KEY': 'acme-admin-key' } });
     assert.equal(res.status, 200);
     assert.equal((await (await fetch(`${us}/_emulator/health`)).json()).status, 'ok');

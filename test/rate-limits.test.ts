@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { startTestServer, budgetSpent, callTool, mcpStdioClient, withoutRequestId, KEYS, ROOT, type TestServer, type ApiAnswer } from './helpers/server';
+import { fromSource, PATIENCE_MS, startTestServer, budgetSpent, callTool, mcpStdioClient, withoutRequestId, KEYS, ROOT, type TestServer, type ApiAnswer } from './helpers/server';
 import { HOUR } from './helpers/platform';
 import { Clock } from '../src/clock';
 import { Emulator } from '../src/emulator';
@@ -232,19 +232,19 @@ test('8: counters survive a restart within the hour (file database), without a w
 test('8: budgets of 0 or negative are refused with a clear message', () => {
   assert.throws(() => new Emulator({ standardBudget: 0 }), /standard budget must be a whole number of 1 or more/);
   assert.throws(() => new Emulator({ cheapBudget: -5 }), /cheap budget must be a whole number of 1 or more/);
-  const cli = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'serve', '--standard-budget', '0', '--port-us', '0', '--port-eu', '0'], {
+  const cli = spawnSync(process.execPath, fromSource(['serve', '--standard-budget', '0', '--port-us', '0', '--port-eu', '0']), {
     cwd: ROOT,
     env: { ...process.env, WFE_CLI: '1' },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: PATIENCE_MS,
   });
   assert.notEqual(cli.status, 0);
   assert.match(cli.stderr, /--standard-budget must be a whole number of 1 or more/);
-  const env = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'mcp'], {
+  const env = spawnSync(process.execPath, fromSource(['mcp']), {
     cwd: ROOT,
     env: { ...process.env, WFE_CLI: '1', WFE_CHEAP_BUDGET: '-1' },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: PATIENCE_MS,
     input: '',
   });
   assert.notEqual(env.status, 0);

@@ -2,6 +2,7 @@
 // makes dist/wfe; copied alone into an empty directory (no node_modules), it serves
 // HTTP and MCP over stdio. Also: `node dist/wfe.cjs` outside a SEA finds the addon, and
 // serves the OpenAPI document and tools/list the build made (src/prebuilt.ts) as the live build.
+// test:slow: builds the single executable (build.mjs) and runs it as a child process.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT, KEYS, callTool } from './helpers/server';
+import { ROOT, KEYS, PATIENCE_MS, callTool } from './helpers/server';
+import { bannerOf } from './helpers/spine';
 import { operations } from '../src/operations';
 import { openApiText } from '../src/openapi';
 import { CompiledTable } from '../src/contract/compile';
@@ -49,32 +51,21 @@ function skipReason(): string | undefined {
   return buildError;
 }
 
+/** The US address from the banner (test/helpers/spine.ts `bannerOf`: the banner, not a clock). */
 async function waitForBanner(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${out}`)), 10_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /US\s+REST (http:\/\/\S+)\/v3/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-  });
+  return /US\s+REST (http:\/\/\S+)\/v3/.exec(await bannerOf(child, /US\s+REST http:\/\/\S+\/v3/))![1];
 }
 
 test('16.5 runtime: the executable carries Node 24 (a supported LTS line), not the machine\'s Node', (t) => {
   const why = skipReason();
   if (why) return t.skip(why);
-  const r = spawnSync(exe, ['version', '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(exe, ['version', '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: PATIENCE_MS });
   assert.equal(r.status, 0, r.stderr);
   const info = JSON.parse(r.stdout);
   assert.match(info.node, /^v24\./);
   assert.equal(info.singleExecutable, true);
   assert.equal(info.modules, '137');
-  const verbose = spawnSync(exe, ['version', '--verbose'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+  const verbose = spawnSync(exe, ['version', '--verbose'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: PATIENCE_MS });
   assert.match(verbose.stdout, /^node v24\.\d+\.\d+ \(linux-x64, ABI 137\), single executable$/m);
   t.diagnostic(`executable runs node ${info.node}; this test runs on ${process.version}`);
 });
@@ -136,7 +127,7 @@ test('issue 3 item 5: node dist/wfe.cjs (not a SEA) finds the native addon too',
   const why = skipReason();
   if (why) return t.skip(why);
   const db = join(dir, 'plain.sqlite');
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'seed', '--db', db], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'seed', '--db', db], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), encoding: 'utf8', timeout: PATIENCE_MS });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(existsSync(db));
 });
@@ -150,20 +141,8 @@ test('issue 24: node dist/wfe.cjs serves GET /v3/openapi.json and MCP tools/list
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'wfe.cjs'), 'serve', '--port-us', '0', '--port-eu', '0'], { cwd: dir, env: cleanEnv({ WFE_CLI: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     // Both regions' addresses: the document's `servers` names them.
-    const urls = await new Promise<{ US: string; EU: string }>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${out}`)), 10_000);
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const us = /US\s+REST (http:\/\/\S+)\/v3/.exec(out);
-        const eu = /EU\s+REST (http:\/\/\S+)\/v3/.exec(out);
-        if (us && eu) {
-          clearTimeout(timer);
-          resolve({ US: us[1], EU: eu[1] });
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-    });
+    const banner = await bannerOf(child, /EU\s+REST http:\/\/\S+\/v3/);
+    const urls = { US: /US\s+REST (http:\/\/\S+)\/v3/.exec(banner)![1], EU: /EU\s+REST (http:\/\/\S+)\/v3/.exec(banner)![1] };
     for (const region of ['US', 'EU'] as const) {
       const served = await (await fetch(`${urls[region]}/v3/openapi.json`)).text();
       assert.ok(served === openApiText(operations, urls), `${region}: the served document is the live build's text`);

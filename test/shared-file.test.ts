@@ -2,6 +2,7 @@
 // "Several processes on one file"): `wfe serve --db F` and `wfe mcp --db F` writing at once never
 // answer 5xx or INTERNAL_ERROR and lose nothing; a write lock held past the wait is 503 with
 // Retry-After in each transport's shape, and nothing is half-written.
+// test:slow: a `wfe serve` and a `wfe mcp` process writing one database file for seconds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ test('wfe serve --db F and wfe mcp --db F, two writers in each for 10 s: no 5xx,
   const file = join(dir, 'shared.db');
   // Created and seeded by one process first, as a user would (serve, then an agent beside it).
   const serve = runCli(['serve', '--db', file, '--port-us', '0', '--port-eu', '0', '--standard-budget', '1000000', '--cheap-budget', '1000000']);
-  const banner = await serve.waitFor('Ctrl+C', 60_000);
+  const banner = await serve.waitFor('Ctrl+C');
   const us = /US\s+REST (http:\/\/[^/\s]+)\/v3/.exec(banner)![1];
   const mcp = await mcpStdioClient(KEYS.admin, ['--db', file, '--standard-budget', '1000000', '--cheap-budget', '1000000']);
   const stamp = Date.now();

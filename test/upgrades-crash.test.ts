@@ -2,12 +2,13 @@
 // real `wfe serve --db FILE` child process queues upgrades with its worker paused, is killed
 // with SIGKILL, restarted on the same file, and the worker rebuilds every queued checklist
 // exactly once (the 202 committed the queue rows; nothing in memory was needed).
+// test:slow: SIGKILLs and restarts a `wfe serve` child process.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KEYS, DEMO } from './helpers/server';
+import { KEYS, DEMO, PATIENCE_MS } from './helpers/server';
 import { freePort, kill, startChild, type Child } from './helpers/crash';
 
 const dir = mkdtempSync(join(tmpdir(), 'wfe-upgrade-crash-'));
@@ -55,7 +56,7 @@ test('issue 12: SIGKILL of `wfe serve --db FILE` with upgrades queued; after res
   // The rebuilds are due 60 s (the Retry-After) after queueing, on the emulator clock, which a
   // restart sets back to real time: move it on instead of waiting.
   assert.equal((await call(second.us, 'POST', '/_emulator/clock/advance', { seconds: 61 })).status, 200);
-  const until = Date.now() + 20_000;
+  const until = Date.now() + PATIENCE_MS;
   for (;;) {
     const versions = await Promise.all(keys.map(async (k) => (await call(second.us, 'GET', `/v3/checklists/${k}`)).body.version));
     if (versions.every((v) => v === 2)) break;

@@ -3,13 +3,15 @@
 // (refused with 500 and waiting to retry, in flight to a receiver that hangs, and never
 // attempted because the sender was paused), restarted on the same file, and every pending
 // delivery arrives exactly once per subscription, with the bytes built before the crash.
+// test:slow: SIGKILLs and restarts a `wfe serve` child process.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ROOT, KEYS, DEMO } from './helpers/server';
+import { fromSource, ROOT, KEYS, DEMO } from './helpers/server';
+import { bannerOf } from './helpers/spine';
 import { startReceiver, sleep, type Receiver } from './helpers/webhooks';
 import { F, T } from './helpers/tasks';
 
@@ -28,24 +30,15 @@ interface Serve {
 
 /** Spawns `wfe serve --db FILE` on free ports and reads the banner for the US address. */
 async function serve(db: string): Promise<Serve> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'serve', '--db', db, '--port-us', '0', '--port-eu', '0'], {
+  const child = spawn(process.execPath, fromSource(['serve', '--db', db, '--port-us', '0', '--port-eu', '0']), {
     cwd: ROOT,
     env: { ...process.env, WFE_CLI: '1', WFE_DB: '', WFE_FORWARD_EVENTS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (err += c));
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const m = /US\s+REST (http:\/\/\S+)\/v3/.exec(out);
-    if (m) return { child, us: m[1], exited };
-    if (child.exitCode !== null || Date.now() > until) throw new Error(`wfe serve did not start: ${out} ${err}`);
-    await sleep(20);
-  }
+  const banner = await bannerOf(child, /US\s+REST http:\/\/\S+\/v3/);
+  return { child, us: /US\s+REST (http:\/\/\S+)\/v3/.exec(banner)![1], exited };
 }
 
 async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { startTestServer, KEYS, DEMO, ROOT } from './helpers/server';
+import { fromSource, startTestServer, KEYS, DEMO, ROOT } from './helpers/server';
 import { startReceiver, fire, checklistId, sleep, deliveryRows } from './helpers/webhooks';
 import { Clock } from '../src/clock';
 
@@ -68,7 +68,7 @@ test('EMULATOR.md: deliveries pending when the server stops (in flight or waitin
 
 test('wfe listen: subscribes a local receiver, prints events with a verified signature, unsubscribes on exit', async () => {
   const s = await startTestServer();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'listen', '--url', s.us, '--key', KEYS.admin, '--event', 'checklist_completed', 'task_completed', '--secret', 'abc'], {
+  const child = spawn(process.execPath, fromSource(['listen', '--url', s.us, '--key', KEYS.admin, '--event', 'checklist_completed', 'task_completed', '--secret', 'abc']), {
     cwd: ROOT,
     env: { ...process.env, WFE_CLI: '1' },
   });

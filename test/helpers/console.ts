@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM } from './browser';
-import { startTestServer, type TestServer } from './server';
+import { PATIENCE_MS, startTestServer, type TestServer } from './server';
 export { CHROMIUM };
 
 export interface Browser {
@@ -115,7 +115,7 @@ export async function openFeed(url: string, headers: Record<string, string> = {}
     status: res.status,
     raw: () => text,
     events,
-    async waitFor(n, ms = 5000) {
+    async waitFor(n, ms = PATIENCE_MS) {
       const until = Date.now() + ms;
       while (events().length < n) {
         if (Date.now() > until) assert.fail(`waited ${ms} ms for ${n} events; got ${events().length}: ${text}`);

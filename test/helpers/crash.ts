@@ -2,8 +2,7 @@
 // child process, killed with SIGKILL while clients write, then restarted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { ROOT } from './server';
+import { fromSource, PATIENCE_MS, ROOT } from './server';
 
 export interface Child {
   proc: ChildProcess;
@@ -30,14 +29,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startChild(db: string, portUs: number, portEu: number, extra: string[] = []): Promise<Child> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'serve', '--db', db, '--port-us', String(portUs), '--port-eu', String(portEu), '--standard-budget', '100000000', '--cheap-budget', '100000000', '--quiet', ...extra],
+    fromSource(['serve', '--db', db, '--port-us', String(portUs), '--port-eu', String(portEu), '--standard-budget', '100000000', '--cheap-budget', '100000000', '--quiet', ...extra]),
     { cwd: ROOT, env: { ...process.env, WFE_CLI: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const stderr: string[] = [];
   proc.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const us = `http://127.0.0.1:${portUs}`;
-  const until = Date.now() + 30_000;
+  const until = Date.now() + PATIENCE_MS;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`wfe serve exited with ${proc.exitCode}: ${stderr.join('')}`);
     try {
@@ -48,7 +47,7 @@ export async function startChild(db: string, portUs: number, portEu: number, ext
     }
     if (Date.now() > until) {
       proc.kill('SIGKILL');
-      throw new Error(`wfe serve did not answer within 30 s: ${stderr.join('')}`);
+      throw new Error(`wfe serve did not answer within ${PATIENCE_MS} ms: ${stderr.join('')}`);
     }
     await sleep(50);
   }

@@ -3,12 +3,33 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { start, type StartOptions, type Started } from '../../src/start';
 
 export const ROOT = join(__dirname, '..', '..');
+
+/**
+ * How long a helper waits for a readiness signal (a banner, a port answering, a delivery arriving,
+ * a condition holding) before failing. A guard against a hang only, never a clock a test relies
+ * on: it is long because a loaded machine (two suites side by side on two cores) can take tens of
+ * seconds to start a process. WFE_TEST_PATIENCE_MS changes it.
+ */
+export const PATIENCE_MS = Number(process.env.WFE_TEST_PATIENCE_MS) || 120_000;
+
+/**
+ * The node arguments that run `wfe <args>` from source. Under `npm test` (test/run.mjs) the CLI
+ * loads the code the run compiled once (test/helpers/compiled.cjs: ~0.4 s of CPU a start against
+ * ~0.9 s through tsx); a test file run on its own with `node --import tsx --test` uses tsx, named
+ * by its absolute URL so that a child in a temporary directory finds it too.
+ */
+export function fromSource(args: string[]): string[] {
+  const preload = process.env.WFE_TEST_PRELOAD;
+  const cli = join(ROOT, 'src', 'cli.ts');
+  return preload && existsSync(preload) ? ['--require', preload, '--enable-source-maps', cli, ...args] : ['--import', pathToFileURL(require.resolve('tsx')).href, cli, ...args];
+}
 
 export const KEYS = {
   admin: 'acme-admin-key',
@@ -116,7 +137,7 @@ export async function mcpHttpClient(url: string, key: string): Promise<Client> {
   return client;
 }
 
-/** A real `wfe mcp` process over stdio (from source, through tsx). */
+/** A real `wfe mcp` process over stdio (from source, see `fromSource`). */
 export async function mcpStdioClient(key: string | undefined, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'wfe-test-stdio', version: '1.0.0' });
   const childEnv: Record<string, string> = { ...(process.env as Record<string, string>), WFE_CLI: '1', WFE_CONTRACT_CHECK: '1', WFE_MEMO_VERIFY: '1', ...env };
@@ -125,7 +146,7 @@ export async function mcpStdioClient(key: string | undefined, args: string[] = [
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'mcp', ...args],
+      args: fromSource(['mcp', ...args]),
       env: childEnv,
       cwd: ROOT,
       stderr: 'pipe',

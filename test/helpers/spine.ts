@@ -2,9 +2,8 @@
 // and the CLI as a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { pathParams, type Operation } from '../../src/operations/define';
-import { ROOT } from './server';
+import { fromSource, PATIENCE_MS, ROOT } from './server';
 
 /** The REST request equivalent to calling `op`'s tool with `args` (EMULATOR.md: same names). */
 export function restCallFor(op: Operation, args: Record<string, unknown>): { method: string; path: string; body?: unknown } {
@@ -24,8 +23,8 @@ export function restCallFor(op: Operation, args: Record<string, unknown>): { met
   return { method: op.method, path: q ? `${path}?${q}` : path, body };
 }
 
-/** Sends raw bytes to a server and returns what came back before the socket closed. */
-export function rawHttp(base: string, data: string, timeoutMs = 3000): Promise<{ status: number; head: string; body: string }> {
+/** Sends raw bytes to a server and returns what came back before the socket closed (every caller asks the server to close it). */
+export function rawHttp(base: string, data: string, timeoutMs = PATIENCE_MS): Promise<{ status: number; head: string; body: string }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const sock = connect(Number(u.port), u.hostname, () => sock.write(data));
@@ -61,7 +60,7 @@ export interface CliRun {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves when stdout contains `text`. */
+  /** Resolves when stdout contains `text`; rejects when the process ends without it (or after `timeoutMs`, a hang guard). */
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -70,7 +69,7 @@ export interface CliRun {
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliRun {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, WFE_CLI: '1', ...env })) if (v !== undefined && !(k.startsWith('WFE_') && !(k in env) && k !== 'WFE_CLI')) childEnv[k] = v;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, fromSource(args), { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: (() => void)[] = [];
@@ -80,23 +79,61 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
   child.stderr!.on('data', (c) => (err += c));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   return {
     child,
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor: (text, timeoutMs = 15_000) =>
+    waitFor: (text, timeoutMs = PATIENCE_MS) =>
       new Promise((resolve, reject) => {
+        const found = () => (typeof text === 'string' ? out.includes(text) : text.test(out));
         const check = () => {
-          if (typeof text === 'string' ? out.includes(text) : text.test(out)) {
+          if (found()) {
             clearTimeout(timer);
             resolve(out);
           }
         };
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${text}; stdout: ${out}; stderr: ${err}`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`no ${text} within ${timeoutMs} ms; stdout: ${out}; stderr: ${err}`)), timeoutMs);
         waiters.push(check);
-        void exited.then(() => setTimeout(() => reject(new Error(`exited before ${text}; stdout: ${out}; stderr: ${err}`)), 50));
+        // 'close' comes after the last output is read: what the process printed before it ended counts.
+        void closed.then(() => {
+          clearTimeout(timer);
+          if (found()) resolve(out);
+          else reject(new Error(`exited before ${text}; stdout: ${out}; stderr: ${err}`));
+        });
         check();
       }),
   };
+}
+
+/**
+ * What a `wfe serve` child printed up to the end of its banner (`until`, by default the line
+ * naming Ctrl+C). The banner is the readiness signal: no clock is involved, a process that ends
+ * first rejects, and PATIENCE_MS only guards against a hang (its timer is cleared either way).
+ */
+export function bannerOf(child: ChildProcess, until: string | RegExp = 'Ctrl+C'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const done = () => (typeof until === 'string' ? out.includes(until) : until.test(out));
+    const finish = (e?: Error) => {
+      clearTimeout(guard);
+      child.stdout!.off('data', onOut);
+      child.stderr?.off('data', onErr);
+      child.off('close', onClose);
+      if (e) reject(e);
+      else resolve(out);
+    };
+    const onOut = (d: Buffer | string) => {
+      out += d;
+      if (done()) finish();
+    };
+    const onErr = (d: Buffer | string) => (err += d);
+    const onClose = (code: number | null) => finish(new Error(`exited with ${code} before its banner; stdout: ${out}; stderr: ${err}`));
+    const guard = setTimeout(() => finish(new Error(`no banner within ${PATIENCE_MS} ms; stdout: ${out}; stderr: ${err}`)), PATIENCE_MS);
+    child.stdout!.on('data', onOut);
+    child.stderr?.on('data', onErr);
+    child.once('close', onClose);
+  });
 }

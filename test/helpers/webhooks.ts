@@ -7,7 +7,7 @@ import type { Emulator } from '../../src/emulator';
 import type { Ctx } from '../../src/context';
 import { makeCtx } from '../../src/pipeline';
 import assert from 'node:assert/strict';
-import type { TestServer } from './server';
+import { PATIENCE_MS, type TestServer } from './server';
 
 export interface Received {
   method: string;
@@ -40,7 +40,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     received: [],
     script: [],
     fallback: { status: 200 },
-    waitFor: async (n, timeoutMs = 5000) => {
+    waitFor: async (n, timeoutMs = PATIENCE_MS) => {
       const until = Date.now() + timeoutMs;
       while (r.received.length < n) {
         if (Date.now() > until) throw new Error(`receiver got ${r.received.length} of ${n} requests within ${timeoutMs} ms`);
@@ -106,7 +106,7 @@ export function completeInDb(emu: Emulator, id: number, by: number, at = emu.clo
   emu.db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ? WHERE id = ?").run(at, by, id);
 }
 
-export async function waitUntil<T>(fn: () => T | undefined | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitUntil<T>(fn: () => T | undefined | false, timeoutMs = PATIENCE_MS, what = 'condition'): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = fn();
@@ -159,7 +159,7 @@ export function harness(s: TestServer, adminKey = 'acme-admin-key') {
      * Waits until every delivery is settled: none pending, none in flight. Events are
      * written with the request that caused them, so after the answer this is exact.
      */
-    settle: async (timeoutMs = 5000) => {
+    settle: async (timeoutMs = PATIENCE_MS) => {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const st = (await control('GET', '/_emulator/webhooks/sender')).body;
