@@ -59,7 +59,9 @@ test('the scheduler catches up a clock jump of ten years in slices: requests are
     assert.equal(made.status, 201, made.text);
     const runs = s.emu.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM schedule_runs WHERE status <> 'Upcoming'");
     const before = runs.get()!.n;
-    await k.control('POST', '/_emulator/clock/advance', { days: 3650 });
+    // The move answers once the runs it made due have started (README "Schedules", issue 35), so it
+    // is not awaited here: while it waits, the catch-up runs in slices and other requests are answered.
+    const moved = k.control('POST', '/_emulator/clock/advance', { days: 3650 });
     let seenMidway = false;
     for (let i = 0; i < 100_000; i++) {
       await new Promise((r) => setImmediate(r));
@@ -71,9 +73,9 @@ test('the scheduler catches up a clock jump of ten years in slices: requests are
     const r = await s.api(KEYS.admin, 'GET', '/v3/auth/test');
     assert.equal(r.status, 200);
     assert.ok(runs.get()!.n - before < 3650, 'answered before the catch-up ended');
-    // Ten years of days, 2030-01-01 to 2039-12-29: one run each, none twice.
+    // Ten years of days, 2030-01-01 to 2039-12-29: one run each, none twice, all started when the move answers.
     const expected = Math.floor((Date.parse('2039-12-29T00:00:00Z') - Date.parse('2030-01-01T00:00:00Z')) / 86_400_000) + 1;
-    for (let i = 0; i < 6000 && runs.get()!.n - before < expected; i++) await new Promise((res) => setTimeout(res, 10));
+    assert.equal((await moved).status, 200);
     assert.equal(runs.get()!.n - before, expected);
     const twice = s.emu.db.prepare("SELECT scheduled_at, COUNT(*) AS n FROM schedule_runs GROUP BY schedule_id, scheduled_at HAVING n > 1").all();
     assert.deepEqual(twice, []);
