@@ -77,60 +77,40 @@ export function countTasksAttachedTo(db: Db, checklistId: number): number {
 // ── status (spec v3 3) ─────────────────────────────────────────────────────────
 
 /**
- * Runs a status UPDATE of one task and hands over what it left: the task's row (`patch`: the
- * row read before it, with every column the UPDATE sets, as it sets them), and its checklist's
- * task states.
+ * A status write of one task: the UPDATE, then the hand-over of what it left (the task's row,
+ * patched with the same columns and values the UPDATE set, and its checklist's task states).
+ * `set` is the one column-to-value object both are made from, so they cannot say different things.
  */
-function writeStatus(db: Db, task: TaskRow, status: NonNullable<TaskRow['status']>, patch: (row: TaskRow) => TaskRow, update: () => { changes: number }): void {
+type StatusSet = Partial<TaskRow> & { status: NonNullable<TaskRow['status']> };
+
+function writeStatus(db: Db, task: TaskRow, set: StatusSet): void {
+  const columns = Object.keys(set);
   const c = task.checklist_id;
   const states = c === null ? undefined : statesOn(db).current(c);
   const row = rowsOn(db).current(task.id);
-  if (update().changes !== 1) return;
-  if (c !== null) statesOn(db).afterOwnWrite(c, states, 1, (list) => list.map((t) => (t.id === task.id ? { ...t, status } : t)));
-  rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : patch(r)));
+  const update = db.prepare(`UPDATE tasks SET ${columns.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`);
+  if (update.run({ ...set, id: task.id }).changes !== 1) return;
+  if (c !== null) statesOn(db).afterOwnWrite(c, states, 1, (list) => list.map((t) => (t.id === task.id ? { ...t, status: set.status } : t)));
+  rowsOn(db).afterOwnWrite(task.id, row, 1, (r) => (r === null ? null : { ...r, ...set }));
 }
 
 export function setTaskComplete(db: Db, task: TaskRow, at: number, by: number): void {
-  writeStatus(
-    db,
-    task,
-    'Complete',
-    (r) => ({ ...r, status: 'Complete', completed_at: at, completed_by: by, not_applicable_at: null, not_applicable_by: null }),
-    () => db.prepare("UPDATE tasks SET status = 'Complete', completed_at = ?, completed_by = ?, not_applicable_at = NULL, not_applicable_by = NULL WHERE id = ?").run(at, by, task.id),
-  );
+  writeStatus(db, task, { status: 'Complete', completed_at: at, completed_by: by, not_applicable_at: null, not_applicable_by: null });
 }
 
 /** Complete → Incomplete. */
 export function setTaskUncompleted(db: Db, task: TaskRow): void {
-  writeStatus(
-    db,
-    task,
-    'Incomplete',
-    (r) => ({ ...r, status: 'Incomplete', completed_at: null, completed_by: null }),
-    () => db.prepare("UPDATE tasks SET status = 'Incomplete', completed_at = NULL, completed_by = NULL WHERE id = ?").run(task.id),
-  );
+  writeStatus(db, task, { status: 'Incomplete', completed_at: null, completed_by: null });
 }
 
 /** Not applicable stamps a completion time too, and names nobody as completer (spec v3 3). */
 export function setTaskNotApplicable(db: Db, task: TaskRow, at: number, by: number): void {
-  writeStatus(
-    db,
-    task,
-    'NotApplicable',
-    (r) => ({ ...r, status: 'NotApplicable', not_applicable_at: at, not_applicable_by: by, completed_at: at, completed_by: null }),
-    () => db.prepare("UPDATE tasks SET status = 'NotApplicable', not_applicable_at = ?, not_applicable_by = ?, completed_at = ?, completed_by = NULL WHERE id = ?").run(at, by, at, task.id),
-  );
+  writeStatus(db, task, { status: 'NotApplicable', not_applicable_at: at, not_applicable_by: by, completed_at: at, completed_by: null });
 }
 
 /** NotApplicable → Incomplete. */
 export function clearTaskNotApplicable(db: Db, task: TaskRow): void {
-  writeStatus(
-    db,
-    task,
-    'Incomplete',
-    (r) => ({ ...r, status: 'Incomplete', not_applicable_at: null, not_applicable_by: null, completed_at: null }),
-    () => db.prepare("UPDATE tasks SET status = 'Incomplete', not_applicable_at = NULL, not_applicable_by = NULL, completed_at = NULL WHERE id = ?").run(task.id),
-  );
+  writeStatus(db, task, { status: 'Incomplete', not_applicable_at: null, not_applicable_by: null, completed_at: null });
 }
 
 // ── due dates ──────────────────────────────────────────────────────────────────
