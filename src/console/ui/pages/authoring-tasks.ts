@@ -3,7 +3,7 @@
 // or a Data Set link) and conditions. Each control sits at a document path; the violations
 // the validator places there are listed under it and named by its aria-describedby. Labels
 // are interpolated by htm, so markup typed into one stays text.
-import { useContext } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
 import { html } from '../html';
 import { v3, enc } from '../api';
 import { useApi } from '../hooks';
@@ -96,6 +96,21 @@ function DataSetLink({ doc, edit, at, sets }: { doc: Doc; edit: Edit; at: Path; 
   </div>`;
 }
 
+/**
+ * A list typed one item a line, sent to the document when it loses focus. What is being typed is
+ * kept here until then: a render in between (a validation answer arriving) would otherwise put
+ * the document's lines back into the box and lose the keys typed since.
+ */
+function LinesArea({ id, rows, marks, text, commit }: { id: string; rows: string; marks?: Record<string, unknown>; text: string; commit: (text: string) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  return html`<textarea id=${id} rows=${rows} ...${marks ?? {}} value=${draft ?? text}
+    onInput=${(e: Event) => setDraft(value(e))}
+    onChange=${(e: Event) => {
+      commit(value(e));
+      setDraft(null);
+    }}></textarea>`;
+}
+
 /** One field: its label, required flag and the properties of its type. */
 function FieldEditor({ doc, edit, at, count, sets, templates }: { doc: Doc; edit: Edit; at: Path; count: number; sets: any[]; templates: any[] }) {
   const f = getAt(doc, at) ?? {};
@@ -126,12 +141,12 @@ function FieldEditor({ doc, edit, at, count, sets, templates }: { doc: Doc; edit
         ${linked
           ? html`<${DataSetLink} doc=${doc} edit=${edit} at=${[...at, 'dataSet']} sets=${sets} />`
           : html`<span class="ed-control"><label for=${idOf([...at, choiceKey])}>${f.type === 'SubTasks' ? 'Items' : 'Options'} (one a line)</label>
-              <textarea id=${idOf([...at, choiceKey])} rows="3" ...${marks} value=${(f[choiceKey] ?? []).map((o: any) => o?.text ?? '').join('\n')}
-                onChange=${(e: Event) => edit((d) => setAt(d, [...at, choiceKey], linesToChoices(value(e), getAt(d, [...at, choiceKey]))))}></textarea>
+              <${LinesArea} id=${idOf([...at, choiceKey])} rows="3" marks=${marks} text=${(f[choiceKey] ?? []).map((o: any) => o?.text ?? '').join('\n')}
+                commit=${(text: string) => edit((d) => setAt(d, [...at, choiceKey], linesToChoices(text, getAt(d, [...at, choiceKey]))))} />
               <${Issues} at=${[...at, choiceKey]} /></span>`}`}
       ${f.type === 'Table' && !f.dataSet && html`<span class="ed-control"><label for=${idOf([...at, 'columns'])}>Columns (one a line)</label>
-        <textarea id=${idOf([...at, 'columns'])} rows="2" value=${(f.columns ?? []).map((c: any) => c?.name ?? '').join('\n')}
-          onChange=${(e: Event) => edit((d) => setAt(d, [...at, 'columns'], linesToChoices(value(e), (getAt(d, [...at, 'columns']) ?? []).map((c: any) => ({ id: c?.id, text: c?.name }))).map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.text }))))}></textarea>
+        <${LinesArea} id=${idOf([...at, 'columns'])} rows="2" text=${(f.columns ?? []).map((c: any) => c?.name ?? '').join('\n')}
+          commit=${(text: string) => edit((d) => setAt(d, [...at, 'columns'], linesToChoices(text, (getAt(d, [...at, 'columns']) ?? []).map((c: any) => ({ id: c?.id, text: c?.name }))).map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.text }))))} />
         <${Issues} at=${[...at, 'columns']} /></span>`}
       ${f.type === 'Date' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'mode']} label="Mode" options=${[['date', 'date'], ['time', 'time'], ['date-and-time', 'date and time']]} fallback="date" />`}
       ${f.type === 'Members' && html`<${SelectAt} doc=${doc} edit=${edit} at=${[...at, 'selectionMode']} label="Selection" options=${[['multiple', 'multiple'], ['single', 'single']]} fallback="multiple" />`}
