@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, mcpStdioClient, callTool, KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
+import { startTestServer, MCP_ACCEPT, mcpStdioClient, callTool, KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
 import { TOOLSETS } from '../src/transports/mcp/narrowing';
 import { TAGS } from '../src/contract/tags';
 import type { Operation } from '../src/operations/define';
@@ -23,7 +23,7 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = { Accept: 'application/json, text/event-stream' };
+const ACCEPT = MCP_ACCEPT;
 const toolOps = (): Operation[] => s.emu.ops.filter((o) => o.tool);
 const readOnlyTools = () => toolOps().filter((o) => o.annotations.readOnlyHint).map((o) => o.tool!).sort();
 const toolsOfSets = (...sets: string[]) => toolOps().filter((o) => sets.some((x) => o.tag !== undefined && TOOLSETS[x].includes(o.tag))).map((o) => o.tool!).sort();

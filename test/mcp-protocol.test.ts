@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, mcpStdioClient, callTool, withoutRequestId, KEYS, DEMO, type TestServer } from './helpers/server';
+import { startTestServer, MCP_ACCEPT, mcpStdioClient, callTool, withoutRequestId, KEYS, DEMO, type TestServer } from './helpers/server';
 
 let s: TestServer;
 before(async () => {
@@ -17,7 +17,7 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = { Accept: 'application/json, text/event-stream' };
+const ACCEPT = MCP_ACCEPT;
 const rpc = (body: unknown, headers: Record<string, string> = {}, key: string | null = KEYS.admin) => s.api(key, 'POST', '/mcp', body, { ...ACCEPT, ...headers });
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const taskPath = (task: string) => `/v3/checklists/${DEMO.janeDoe}/tasks/${task}`;

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { startTestServer, callTool, KEYS, DEMO, type TestServer } from './helpers/server';
+import { startTestServer, MCP_ACCEPT, callTool, KEYS, DEMO, type TestServer } from './helpers/server';
 import { toolsListSizes, TOOLS_LIST_GOALS } from '../bench/mcp-tools';
 import { compactSchema, takesIdempotencyKey } from '../src/contract/tool';
 import { isWrite } from '../src/operations/define';
@@ -18,7 +18,7 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = { Accept: 'application/json, text/event-stream' };
+const ACCEPT = MCP_ACCEPT;
 
 async function rawList(query = '', headers: Record<string, string> = {}) {
   const r = await s.api(KEYS.admin, 'POST', `/mcp${query}`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...ACCEPT, ...headers });

@@ -31,6 +31,9 @@ export function fromSource(args: string[]): string[] {
   return preload && existsSync(preload) ? ['--require', preload, '--enable-source-maps', cli, ...args] : ['--import', pathToFileURL(require.resolve('tsx')).href, cli, ...args];
 }
 
+/** What a Streamable HTTP client sends as Accept on POST /mcp. */
+export const MCP_ACCEPT = { Accept: 'application/json, text/event-stream' };
+
 export const KEYS = {
   admin: 'acme-admin-key',
   owner: 'acme-owner-key',

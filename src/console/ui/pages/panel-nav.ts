@@ -27,7 +27,8 @@ export function numberOr(raw: string): number | string | undefined {
 }
 
 /** POST /app/_/sign-in with the token (as panel.ts): the cookie the panel's EventSource needs. */
-const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
+/** Signs the tab in to the panel's feed with the admin token (the cookie the feed needs under --admin-token). */
+export const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
 
 /**
  * The panel feed for a panel page. With --admin-token the feed needs the sign-in cookie; a tab

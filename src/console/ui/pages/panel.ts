@@ -1,22 +1,18 @@
 // The emulator's own panel (/_emulator control routes): clock, reset, export and import,
 // the live request journal, webhook deliveries with their exact bodies, headers (the
 // signature), attempts, and replay. With --admin-token every call carries the token.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html } from '../html';
 import { DateTimePicker, wallToUtc } from '../pickers';
 import { admin, enc } from '../api';
 import { useApi, useSession } from '../hooks';
 import { session } from '../session';
 import { useAction } from '../action';
-import { usePanelLive, emulatorNow, type PanelState } from '../live';
-import { config } from '../config';
+import { emulatorNow, type PanelState } from '../live';
 import { Refusal, Badge, Time, Wide, when } from '../parts';
 import { saveDownload } from '../files';
-import { PanelNav } from './panel-nav';
+import { PanelNav, signIn, usePanelFeed } from './panel-nav';
 import { Overview } from './overview';
-
-/** POST /app/_/sign-in with the token: the cookie that lets the panel's EventSource through the gate. */
-export const signIn = (token: string) => fetch('/app/_/sign-in', { method: 'POST', headers: { Authorization: `Bearer ${token.trim()}` } });
 
 export function SignIn() {
   const s = useSession();
@@ -210,14 +206,7 @@ function Deliveries({ live }: { live?: PanelState }) {
 }
 
 export function PanelPage() {
-  const s = useSession();
-  // With --admin-token the feed needs the sign-in cookie; a tab signed in before a restart signs in again.
-  const [ready, setReady] = useState(config.admin !== 'token');
-  useEffect(() => {
-    if (config.admin !== 'token' || !s.token) return;
-    void signIn(s.token).then((r) => (r.ok ? setReady(true) : s.setToken('')));
-  }, [s.token]);
-  const live = usePanelLive(ready);
+  const live = usePanelFeed();
   return html`<h1>Emulator</h1>
     <${PanelNav} path="/app/emulator" />
     <${Overview} live=${live} />
