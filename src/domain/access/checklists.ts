@@ -181,14 +181,8 @@ export interface TaskLike {
   is_assigned_exclusively: number;
 }
 
-const ASSIGNED_TO = declareMemo({ name: 'members assigned to task', reads: ['task_assignees', 'group_members'] });
-
-/** Members covered by the task's assignees (directly or through a group); shared, callers only read it. */
+/** Members covered by the task's assignees (directly or through a group). */
 export function assignedMemberIds(ctx: Ctx, taskId: number): ReadonlySet<number> {
-  return memoOn<number, ReadonlySet<number>>(ctx.db, ASSIGNED_TO).get(taskId, () => assignedMemberIdsNow(ctx, taskId));
-}
-
-function assignedMemberIdsNow(ctx: Ctx, taskId: number): Set<number> {
   return new Set(memberIdsAssignedTo(ctx.db, taskId));
 }
 

@@ -104,30 +104,14 @@ export function holds(operator: string, answer: unknown, expected: unknown): boo
   }
 }
 
-// A checklist's state depends only on its rows (its tasks' states, answers, its template
-// version's document, handed in), so it is worked out once per change to them (store/memo.ts,
-// per checklist) rather than on every read (measured: ~13%
-// of CPU on the task detail read). The sets are shared: callers only read them.
-// Remembered with the document it was evaluated against: a caller evaluating the checklist
-// against another document (not its own version's) is evaluated afresh (`fits`), and kept in its place.
-const STATES = declareMemo({
-  name: 'checklist evaluation',
-  reads: [{ table: 'tasks', columns: ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] }, { table: 'field_values' }, { table: 'files' }, { table: 'tasks', columns: ['id', 'checklist_id'] }],
-  per: 'checklist',
-});
-
 /**
  * Evaluates a checklist's conditions and stop tasks against its current state. `tasks`: rows
- * handed in, which may not be the stored ones (an upgrade evaluates rows it is about to write),
- * unless `stored` says they were just read (the status refresh): then the answer is remembered.
+ * handed in, which may not be the stored ones (an upgrade evaluates rows it is about to write).
+ * Worked out on every call: what the conditions hide is remembered (below), and the stop tasks'
+ * walk is a loop over the task states, so a memo of the whole evaluation won under 1% on every
+ * bench row and was removed (docs/performance.md "Memos: kept and removed").
  */
-export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[], stored = false): ChecklistState {
-  if (tasks && !stored) return evaluateNow(ctx, checklistId, doc, tasks);
-  const fits = (v: { doc: TemplateDocument }) => v.doc === doc;
-  return memoOn<number, { doc: TemplateDocument; state: ChecklistState }>(ctx.db, STATES).get(checklistId, () => ({ doc, state: evaluateNow(ctx, checklistId, doc, tasks) }), fits).state;
-}
-
-function evaluateNow(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
+export function evaluateChecklist(ctx: Pick<Ctx, 'db'>, checklistId: number, doc: TemplateDocument, tasks?: readonly TaskState[]): ChecklistState {
   const rows = tasks ?? taskStatesOfChecklist(ctx.db, checklistId);
   const { hiddenTasks, hiddenFields } = conditionsOf(ctx, checklistId, doc);
   const state: ChecklistState = { hiddenTasks, hiddenFields, haltedTasks: new Set() };

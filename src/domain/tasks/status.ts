@@ -30,8 +30,7 @@ export function refreshChecklistStatus(ctx: Ctx, checklistId: number): void {
   const doc = checklistDocument(ctx, c);
   if (c.status === 'Scheduled') return syncStopVisibility(ctx, checklistId, doc);
   const tasks = taskStatesOfChecklist(ctx.db, checklistId);
-  // Remembered (evaluate.ts): the answer's view after this refresh reuses it.
-  const state = evaluateChecklist(ctx, checklistId, doc, tasks, true);
+  const state = evaluateChecklist(ctx, checklistId, doc, tasks);
   // The grid's Halted follows what a condition hides, as isCurrentlyHalted does (2.4).
   syncStopVisibility(ctx, checklistId, doc, state);
   const outstanding = tasks.some((t) => !t.is_heading && !state.hiddenTasks.has(t.key.toLowerCase()) && t.status !== 'Complete' && t.status !== 'NotApplicable');

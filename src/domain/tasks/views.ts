@@ -25,12 +25,11 @@ export function stateOf(ctx: Ctx, t: TaskTarget): ChecklistState {
   return t.doc && t.task.checklist_id !== null ? evaluateChecklist(ctx, t.task.checklist_id, t.doc) : EMPTY_STATE;
 }
 
-// A task's rows of one kind (its comments, assignments, answers) are kept until their table is
-// written (store/memo.ts): a status write changes none of them, and its answer and the task read after
-// it show all three. The rows are shared: callers only read them.
-const commentRows = memoized({ name: 'task comments', reads: ['comments'], max: 200 }, commentsOfTask);
+// A task's assignments are kept until their table is written (store/memo.ts): a status write
+// changes none, and its answer and the task read after it show them. The rows are shared: callers
+// only read them. (Its comments and answers were kept the same way; those memos won under 5% on
+// every bench row and were removed: docs/performance.md "Memos: kept and removed".)
 const assignmentRows = memoized({ name: 'task assignments', reads: ['task_assignees'] }, assigneesOfTask);
-const answerRows = memoized({ name: 'task answers', reads: ['field_values'] }, fieldValuesOfTask);
 // Every status answer names who completed the task: the member's row is kept until the members
 // table changes, a fresh reference made from it each time.
 const memberRow = memoized({ name: 'member row', reads: ['members'] }, (db, id: number): MemberRow | null => memberById(db, id) ?? null);
@@ -99,7 +98,7 @@ export function commentView(ctx: Ctx, c: CommentRow) {
 
 /** Comments, oldest first (2.4). */
 export function commentsOf(ctx: Ctx, taskId: number) {
-  return commentRows(ctx.db, taskId).map((c) => commentView(ctx, c));
+  return commentsOfTask(ctx.db, taskId).map((c) => commentView(ctx, c));
 }
 
 /** One field object (2.4): key, name, type, isRequired, value; Table adds columns. */
@@ -122,7 +121,7 @@ export function fieldView(ctx: Ctx, t: TaskTarget, f: DocField, stored: unknown)
 /** Stored answers of one task by field key (lower case). */
 export function storedAnswers(ctx: Ctx, taskId: number): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const r of answerRows(ctx.db, taskId)) {
+  for (const r of fieldValuesOfTask(ctx.db, taskId)) {
     out.set(r.field_key.toLowerCase(), r.value === null ? null : JSON.parse(r.value));
   }
   return out;
