@@ -5,6 +5,7 @@
 // Prints CPU microseconds per request per row and B's cost over A; the first line ("none") runs
 // A against A, the run's own noise.
 // Run: node --import tsx bench/memo-ab.ts [memo names...]   (none: every memo, and all at once)
+// The generated Tasks grid: AB_GRID=<file> AB_BASE='read answers' (below).
 // Not part of the tests; docs/performance.md "Memos: kept and removed" has a run.
 import { startEmulator } from '../src/library';
 
@@ -83,6 +84,33 @@ const ROWS: Row[] = [
   },
 ];
 
+/**
+ * AB_GRID=<file>: the Tasks grid rows of the bench (bench/run.ts myWorkOnGeneratedWorkspace) on a
+ * file made by `wfe seed --db <file> --generate checklists=100000,tasks=20`, each run a walk of 15
+ * pages through their cursors; both sides open the same file and only read it. AB_BASE=<names>:
+ * memos off on both sides (`read answers`: every walk is a first walk, as after any write).
+ */
+const GRID = process.env.AB_GRID;
+const BASE = process.env.AB_BASE ?? '';
+const walk =
+  (key: string, query: string): Row['run'] =>
+  async (f) => {
+    let after: string | undefined;
+    for (let page = 0; page < 15; page++) {
+      const r = await f(`/v3/my-work?pageSize=50${query ? `&${query}` : ''}${after ? `&after=${after}` : ''}`, { headers: { 'X-API-KEY': key } });
+      const body = (await r.json()) as { nextCursor?: string };
+      if (r.status !== 200) throw new Error(`list_my_work answered ${r.status}`);
+      after = body.nextCursor;
+      if (!after) break;
+    }
+  };
+const GRID_ROWS: Row[] = [
+  { name: 'grid: a member, own work (per page)', perRun: 15, runs: 60, run: walk('acme-member-key', '') },
+  { name: 'grid: an Administrator, assignee=all (per page)', perRun: 15, runs: 60, run: walk(KEY, 'assignee=all') },
+  { name: 'grid: one template, three statuses, by due date (per page)', perRun: 15, runs: 60, run: walk(KEY, 'assignee=all&template=5f000000-0000-4000-8000-000000000003&status=Overdue,DueToday,DueInFuture&sort=dueDateTime:desc') },
+];
+const ROWS_RUN = GRID ? GRID_ROWS : ROWS;
+
 /** Stands for the emulator's own Data Set page (its keys are its own). */
 const DATA_SET_PAGE = 'data set page';
 
@@ -101,13 +129,13 @@ type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** An emulator made with the `off` memos turned off (a memo reads WFE_MEMO_OFF when it is first used: warm-up makes them all). */
 async function emulatorWith(off: string) {
-  process.env.WFE_MEMO_OFF = off;
+  process.env.WFE_MEMO_OFF = [BASE, off].filter(Boolean).join(',');
   try {
-    const emu = await startEmulator({ listen: false, budgets: { standard: 1e9, cheap: 1e9 } });
+    const emu = await startEmulator({ listen: false, budgets: { standard: 1e9, cheap: 1e9 }, db: GRID });
     const keyed: Fetch = (path, init = {}) => emu.fetch(path, { ...init, headers: { 'X-API-KEY': KEY, ...(init.headers as Record<string, string>) } });
-    const page = await dataSetOf(keyed);
+    const page = GRID ? '' : await dataSetOf(keyed);
     const f: Fetch = (path, init) => keyed(path === DATA_SET_PAGE ? page : path, init);
-    for (const r of ROWS) for (let i = 0; i < (r.runs ? 4 : 50); i++) await r.run(f);
+    for (const r of ROWS_RUN) for (let i = 0; i < (r.runs ? 4 : 50); i++) await r.run(f);
     return { emu, f };
   } finally {
     delete process.env.WFE_MEMO_OFF;
@@ -124,7 +152,7 @@ async function measure(off: string): Promise<[number[], number[]]> {
   const a = await emulatorWith('');
   try {
     const cpu: [number[], number[]] = [[], []];
-    for (const [j, r] of ROWS.entries()) {
+    for (const [j, r] of ROWS_RUN.entries()) {
       const batches: [number[], number[]] = [[], []];
       for (let k = 0; k < BATCHES; k++) {
         for (const which of k % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -151,11 +179,11 @@ async function main(): Promise<void> {
   const names = process.argv.slice(2);
   // '' first: both sides with every memo on, the run's own noise.
   const variants = names.length ? names : ['', ...MEMOS, '*'];
-  console.log(`| memo off | ${ROWS.map((r) => r.name).join(' | ')} |`);
-  console.log(`|---|${ROWS.map(() => '---').join('|')}|`);
+  console.log(`| memo off | ${ROWS_RUN.map((r) => r.name).join(' | ')} |`);
+  console.log(`|---|${ROWS_RUN.map(() => '---').join('|')}|`);
   for (const name of variants) {
     const [a, b] = await measure(name);
-    const cells = ROWS.map((_, j) => `${a[j].toFixed(0)} → ${b[j].toFixed(0)} µs (${b[j] >= a[j] ? '+' : ''}${(((b[j] - a[j]) / a[j]) * 100).toFixed(0)}%)`);
+    const cells = ROWS_RUN.map((_, j) => `${a[j].toFixed(0)} → ${b[j].toFixed(0)} µs (${b[j] >= a[j] ? '+' : ''}${(((b[j] - a[j]) / a[j]) * 100).toFixed(0)}%)`);
     console.log(`| ${name === '*' ? 'all' : name === '' ? 'none (noise)' : name} | ${cells.join(' | ')} |`);
   }
 }
