@@ -10,7 +10,7 @@ const bundleOnly = process.argv.includes('--bundle-only');
 if (!existsSync('src/cli.ts')) process.exit(0);
 
 // Files the running emulator reads travel inside the bundle, and only those: the schema,
-// the fixtures, and the one doc it serves (the authoring guide: src/domain/schema/guide.ts).
+// the fixtures, and the one doc it serves (the authoring guide: src/domain/template-format/guide.ts).
 function walk(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((n) => {

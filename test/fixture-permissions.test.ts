@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startTestServer, DEMO, PLANNER_KEY, ROOT, type TestServer } from './helpers/server';
 import { smallDoc } from './helpers/templates';
 import { MEMBER_RIGHTS } from '../src/domain/checklists/rights';
-import { fixtureJsonSchema } from '../src/fixtures/schema';
+import { fixtureJsonSchema } from '../src/fixtures/format';
 
 const RIGHTS = MEMBER_RIGHTS;
 type RightName = (typeof RIGHTS)[number];

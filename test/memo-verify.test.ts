@@ -8,7 +8,7 @@ import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { taskPath, T } from './helpers/tasks';
 import { Memo, MemoMismatch, declareMemo, memoOn, verifyMemos } from '../src/store/memo';
 import { openDb } from '../src/store/open';
-import { rememberedCount } from '../src/domain/mywork/totals';
+import { rememberedCount } from '../src/domain/mywork/grid-memo';
 
 let s: TestServer;
 before(async () => {
@@ -79,7 +79,7 @@ test('a writer whose hand-over is wrong (it hands over a value other than the on
 });
 
 test('a rollback drops every memo value, the grid totals included: a count taken inside a rolled-back transaction is not answered after', () => {
-  // The Tasks grid's totals (src/domain/mywork/totals.ts) once kept their own stamp (data_version
+  // The Tasks grid's totals (src/domain/mywork/grid-memo.ts) once kept their own stamp (data_version
   // and total_changes()), which a rollback does not move back: the count taken inside was answered after.
   const db = openDb();
   try {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Emulator } from '../src/emulator';
 import { listen, type Running } from '../src/transports/http/server';
 import { CREATE, REMOVE, defineOperation, type Operation } from '../src/operations/define';
-import { memberIdParam, queryBool } from '../src/operations/schemas';
+import { memberIdParam, queryBool } from '../src/operations/input-kinds';
 import { mcpHttpClient, callTool, withoutRequestId, KEYS } from './helpers/server';
 
 let emu: Emulator;

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, callTool, KEYS, DEMO, type TestServer } from './helpers/server';
 import { codesAt } from './helpers/templates';
-import { VALIDATION_CODES } from '../src/domain/schema/codes';
+import { VALIDATION_CODES } from '../src/domain/template-format/codes';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

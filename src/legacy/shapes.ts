@@ -13,7 +13,7 @@ import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
 import { assigneesOf, stateOf, storedAnswers } from '../domain/tasks/views';
-import { ANSWERABLE } from '../domain/schema/template-format';
+import { ANSWERABLE } from '../domain/template-format/document-schema';
 import type { DocField } from '../rows/template-document';
 import { contentId, taskContentId } from './content-ids';
 

@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, SET, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
 import { attachedTaskList, checklist, checklistPage, shareStatus } from './shapes/checklists';
 import { tagNames } from './shapes/tasks';
-import { commaListPattern, cursor, given, notClearable, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './schemas';
+import { commaListPattern, cursor, given, notClearable, guid, instant, intId, pageSizeStrict, positiveInt, queryBool, search, sortArg, nonEmptyText, tagList, tagName, trimmedName } from './input-kinds';
 import { SORT_FIELDS, listChecklists } from '../domain/checklists/list';
 import { SEARCH_OPERATORS, searchChecklists } from '../domain/checklists/search';
 import { createChecklist } from '../domain/checklists/create';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, Reply, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { given, guid } from './schemas';
+import { given, guid } from './input-kinds';
 import { page } from './shapes/common';
 import { commitStatus, draft, draftRow, validationResult } from './shapes/templates';
 import { versionArg } from './templates';

@@ -4,7 +4,7 @@ import type { Operation } from './define';
 import { peopleOperations } from './people';
 import { templateOperations } from './templates';
 import { draftOperations } from './drafts';
-import { schemaOperations } from './schema';
+import { schemaOperations } from './template-format';
 import { webhookOperations } from './webhooks';
 import { checklistOperations } from './checklists';
 import { standaloneOperations } from './standalone';

@@ -2,8 +2,8 @@
 // operation table and served by both MCP transports (src/transports/mcp/server.ts).
 // A resource template reads through an operation, so it answers exactly what the
 // operation answers for the caller's key, refusals included.
-import { guideText } from '../domain/schema/guide';
-import { templateJsonSchema } from '../domain/schema/template-format';
+import { guideText } from '../domain/template-format/guide';
+import { templateJsonSchema } from '../domain/template-format/document-schema';
 
 export interface McpResourceDecl {
   uri: string;

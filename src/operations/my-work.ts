@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, documented, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { cursor, guid, pageSizeStrict, queryBool, sortArg, text } from './schemas';
+import { cursor, guid, pageSizeStrict, queryBool, sortArg, text } from './input-kinds';
 import { STATUSES } from '../domain/mywork/status';
 import { NAMING_RULE } from './tasks/naming';
 import { SORT_FIELDS } from '../domain/mywork/query';

@@ -1,7 +1,7 @@
 // Workspace, people and tags (spec v3 4.2, 4.5, 4.6).
 import { z } from 'zod';
 import { READ, defineOperation, documented, mixed } from './define';
-import { cursor, intId, pageSizeLenient, pageSizeStrict, queryBool, search, sortArg } from './schemas';
+import { cursor, intId, pageSizeLenient, pageSizeStrict, queryBool, search, sortArg } from './input-kinds';
 import { page } from './shapes/common';
 import { authTest as authTestShape, group, groupDetail, member, tag, workspace } from './shapes/people';
 import { authTest, workspaceOverview } from '../domain/people/workspace';

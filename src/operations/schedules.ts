@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, designed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { commaListPattern, cursor, guid, notClearable, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './schemas';
+import { commaListPattern, cursor, guid, notClearable, intBetween, intId, pageSizeStrict, sortArg, text, trimmedName } from './input-kinds';
 import { FREQUENCIES, WEEKDAYS } from '../domain/schedules/recurrence';
 import { SCHEDULE_SORTS, createSchedule, deleteSchedule, getSchedule, listSchedules, patchSchedule } from '../domain/schedules/schedules';
 import { RUN_STATUSES, listRuns, skipRun, startRunNow } from '../domain/schedules/runs';

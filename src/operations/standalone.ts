@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, mixed, REPLACE } from './define';
 import { defineWith } from './define-with';
-import { guid, instant, notClearable, tagList, text, trimmedName } from './schemas';
+import { guid, instant, notClearable, tagList, text, trimmedName } from './input-kinds';
 import { standaloneDetail } from './shapes/tasks';
 import { namingEntry } from './tasks/naming';
 import {

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { CREATE, READ, documented, mixed, REPLACE, REMOVE } from './define';
 import { defineWith } from './define-with';
-import { given, guid, intBetween, intId, queryBool } from './schemas';
+import { given, guid, intBetween, intId, queryBool } from './input-kinds';
 import { page } from './shapes/common';
 import { permissionRules, templateDetail, templateDocument, templateRow, templateVersionRow, validationResult } from './shapes/templates';
-import { templateJsonSchema } from '../domain/schema/template-format';
+import { templateJsonSchema } from '../domain/template-format/document-schema';
 import { exportTemplate, findTemplate, findVersion, getTemplate, listTemplates, listVersions } from '../domain/templates/read';
 import { assertCanCreateTemplate, assertCanEditTemplate } from '../domain/access/templates';
 import { isGuid } from '../ids';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { READ, Reply, defineOperation, designed, documented, CREATE_REPLACING, NO_BODY } from './define';
 import { validationError } from '../errors';
-import { cursor, given, guid, pageSizeLenient, pageSizeStrict } from './schemas';
+import { cursor, given, guid, pageSizeLenient, pageSizeStrict } from './input-kinds';
 import { versionArg } from './templates';
 import { listCandidates } from '../domain/upgrades/candidates';
 import { upgradeChecklists } from '../domain/upgrades/queue';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, mixed } from './define';
 import { defineWith } from './define-with';
-import { cursor, given, guid, nonEmptyText, pageSizeStrict } from './schemas';
+import { cursor, given, guid, nonEmptyText, pageSizeStrict } from './input-kinds';
 import { allowedScopes } from '../domain/webhooks/subscriptions';
 import { page } from './shapes/common';
 import { webhook } from './shapes/webhooks';

@@ -42,7 +42,7 @@ export interface TemplateDocument {
   /** Checklist parameters: `field` is the ref of the field the value fills (fields may also bind with valueFrom.parameter). */
   parameters?: { name: string; field: string; description?: string }[];
   tasks: DocTask[];
-  /** targets: refs of tasks or fields; when[].field: a field ref; operators: src/domain/schema/operators.ts. */
+  /** targets: refs of tasks or fields; when[].field: a field ref; operators: src/domain/template-format/operators.ts. */
   conditions?: { id?: string; ref?: string; action: 'show' | 'hide'; targets: string[]; match?: 'all' | 'any'; when: { field: string; operator: string; value?: string | number | boolean }[] }[];
   notifications?: { id?: string; ref?: string; on: 'taskCompleted' | 'taskDue' | 'checklistCompleted'; task?: string; to: DocNaming[]; subject: string; message?: string }[];
 }

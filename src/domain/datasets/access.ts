@@ -5,7 +5,7 @@
 import type { Ctx } from '../../context';
 import { forbidden } from '../../errors';
 import { folderPermission } from '../access/templates';
-import type { DataSetRow } from './rows';
+import type { DataSetRow } from './lookup';
 import { systemDataSetByRef } from '../../rows/data-sets';
 
 const passesAll = (ctx: Ctx) => ctx.actor.kind === 'workspace' || ctx.actor.isAdmin;

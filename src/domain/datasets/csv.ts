@@ -14,7 +14,7 @@ import { cellText, checkValue, recordBytes, type FieldType } from './field-types
 import { MAX_CSV_BYTES, MAX_FIELDS, MAX_NAME, MAX_RECORD_BYTES, MAX_RECORDS } from './limits';
 import { allRecords } from './query';
 import { insertMany } from './records';
-import { dataSetById, defaultView, fieldsOf, findDataSet, findView, type DataSetRow, type FieldRow, type Values } from './rows';
+import { dataSetById, defaultView, fieldsOf, findDataSet, findView, type DataSetRow, type FieldRow, type Values } from './lookup';
 import { setDataSetDescription } from '../../rows/data-sets';
 import { checkDescription, checkName, full, insertDataSet, type DataSetFull } from './sets';
 

@@ -11,7 +11,7 @@ import { checkDescription, checkName, checkType, changeableDataSet, insertField,
 import { deleteFieldRow, setFieldDescription, setFieldName, setFieldPositions, setFieldType } from '../../rows/data-set-fields';
 import { recordValuesAt, removeRecordValuesAt, setRecordValueAt } from '../../rows/data-set-records';
 import { setViewSpec, viewsOfDataSet } from '../../rows/data-set-views';
-import { fieldsOf, findField, touch, type DataSetRow, type FieldRow, type StoredFilter, type StoredSort } from './rows';
+import { fieldsOf, findField, touch, type DataSetRow, type FieldRow, type StoredFilter, type StoredSort } from './lookup';
 
 export function listFields(ctx: Ctx, ref: string): { ds: DataSetRow; fields: FieldRow[] } {
   const ds = readableDataSet(ctx, ref);

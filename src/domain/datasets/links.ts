@@ -5,7 +5,7 @@
 // of the workspace is what links it.
 import type { Ctx } from '../../context';
 import { parseStoredDocument } from '../../rows/template-document';
-import type { DataSetRow, FieldRow } from './rows';
+import type { DataSetRow, FieldRow } from './lookup';
 import type { DataSetLink } from '../../rows/template-document';
 import { latestDocuments } from '../../rows/templates';
 

@@ -13,7 +13,7 @@
 import type { Ctx } from '../../context';
 import { validationError } from '../../errors';
 import { cellText } from './field-types';
-import type { FieldRow, RecordRow, StoredFilter, StoredSort, Values } from './rows';
+import type { FieldRow, RecordRow, StoredFilter, StoredSort, Values } from './lookup';
 import { declareMemo, memoOn } from '../../store/memo';
 import { recordsOfDataSet } from '../../rows/data-set-records';
 

@@ -9,7 +9,7 @@ import { isGuid, newGuid } from '../../ids';
 import { checkValue, recordBytes, type StoredValue } from './field-types';
 import { MAX_RECORD_BYTES, MAX_RECORDS } from './limits';
 import { allRecords, queryRecords } from './query';
-import { fieldsOf, findRecord, findView, recordCount, touch, type DataSetRow, type FieldRow, type RecordRow, type Values, type ViewRow } from './rows';
+import { fieldsOf, findRecord, findView, recordCount, touch, type DataSetRow, type FieldRow, type RecordRow, type Values, type ViewRow } from './lookup';
 import { deleteRecordRow, deleteRecordsOf, insertRecordRow, nextRecordPosition, setRecordVals } from '../../rows/data-set-records';
 import { changeableDataSet, readableDataSet } from './sets';
 

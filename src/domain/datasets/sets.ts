@@ -7,7 +7,7 @@ import { assertCanChangeDataSet, assertCanCreateDataSet, assertCanDeleteDataSet,
 import { FIELD_TYPES, isFieldType, type FieldType } from './field-types';
 import { connectionsOf, linkedTemplates } from './links';
 import { DEFAULT_VIEW_NAME, MAX_DESCRIPTION, MAX_FIELDS, MAX_NAME } from './limits';
-import { dataSetById, fieldsOf, findDataSet, recordCount, viewsOf, type DataSetRow, type FieldRow, type ViewRow } from './rows';
+import { dataSetById, fieldsOf, findDataSet, recordCount, viewsOf, type DataSetRow, type FieldRow, type ViewRow } from './lookup';
 import { dataSetsWithCounts, deleteDataSetRow, insertDataSetRow, setDataSetDescription, setDataSetName, setDataSetUpdatedAt } from '../../rows/data-sets';
 import { insertFieldRow } from '../../rows/data-set-fields';
 import { insertViewRow } from '../../rows/data-set-views';

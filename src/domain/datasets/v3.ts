@@ -4,7 +4,7 @@ import { iso } from '../../clock';
 import type { Ctx } from '../../context';
 import type { Connection } from './links';
 import type { RecordOut } from './records';
-import type { DataSetRow, FieldRow, StoredFilter, StoredSort, ViewRow } from './rows';
+import type { DataSetRow, FieldRow, StoredFilter, StoredSort, ViewRow } from './lookup';
 import type { DataSetFull, DataSetSummary } from './sets';
 
 export const dataSetUrl = (ctx: Pick<Ctx, 'appUrl'>, key: string) => `${ctx.appUrl}/app/data-sets/${key}`;

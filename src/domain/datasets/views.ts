@@ -8,7 +8,7 @@ import { validationError } from '../../errors';
 import { newGuid } from '../../ids';
 import { MAX_VIEWS } from './limits';
 import { checkViewSpec } from './query';
-import { fieldsOf, findView, touch, viewsOf, type DataSetRow, type ViewRow } from './rows';
+import { fieldsOf, findView, touch, viewsOf, type DataSetRow, type ViewRow } from './lookup';
 import { deleteViewRow, insertRemovedView, insertViewRow, removedViewCount, setViewFilters, setViewHiddenFields, setViewName, setViewSorts } from '../../rows/data-set-views';
 import { changeableDataSet, checkName, readableDataSet } from './sets';
 

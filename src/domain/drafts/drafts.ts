@@ -14,7 +14,7 @@ import { versionOptions } from '../templates/write';
 import { saveNewTemplate, saveVersion } from '../templates/save';
 import { validateDocument, type ValidateOptions } from '../templates/validate';
 import type { ValidationResult } from '../templates/violations';
-import { LIMITS } from '../schema/template-format';
+import { LIMITS } from '../template-format/document-schema';
 import { depthOf, mergePatch } from './merge-patch';
 import { templateById as templateRowById, type TemplateRow } from '../../rows/templates';
 import { deleteDraftRow, draftById, draftByKey, draftsOfWorkspace, insertDraft, setDraftCommit, setDraftDocument, setDraftTemplate, type DraftRow } from '../../rows/drafts';

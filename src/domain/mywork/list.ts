@@ -6,7 +6,7 @@ import { isGuid, sha256 } from '../../ids';
 import { parseSort, type Page } from '../paging';
 import { parseAssigneeArg } from './assignee';
 import { gridEnv, gridPage, SORT_FIELDS, type GridQuery, type Position, type SortField } from './query';
-import { workItems } from './rows';
+import { workItems } from './work-items';
 import { canonicalStatuses, endOfDay, parseStatusArg, type Judge } from './status';
 import { checklistByKey, countChecklistsOfTemplates } from '../../rows/checklists';
 import { templateByKey } from '../../rows/templates';

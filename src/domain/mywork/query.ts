@@ -7,7 +7,7 @@ import { readableChecklistsSql } from '../access/checklists';
 import type { AssigneeFilter } from './assignee';
 import { onlyMe } from './assignee';
 import { STATUSES, type GridStatus, type Judge } from './status';
-import { remembered, rememberedCount } from './totals';
+import { gridMemo, gridCount } from './grid-memo';
 import { archivedChecklistIds, gridPositions, snoozedTaskIds } from '../../rows/my-work-grid';
 
 export const SORT_FIELDS = ['dueDateTime', 'name', 'checklistName', 'templateName', 'commentCount'] as const;
@@ -96,7 +96,7 @@ function statusConditions(ctx: Ctx, q: GridQuery, j: GridEnv, out: Built): void 
   if (open.length < 4) {
     // The three dated statuses are adjacent ranges of the due date: neighbours are written as one
     // range, so the common "every dated open task" does not depend on the instant (and its
-    // count can be remembered, totals.ts).
+    // count can be remembered, grid-memo.ts).
     const over = open.includes('Overdue');
     const today = open.includes('DueToday');
     const future = open.includes('DueInFuture');
@@ -275,7 +275,7 @@ function count(ctx: Ctx, query: GridQuery, env: GridEnv, source: Source): number
   const q = { ...query, templateChecklists: undefined };
   const run = (b: Built) => {
     const w = withReadable(ctx, b);
-    return rememberedCount(ctx.db, `${w.sql}SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`, w.args);
+    return gridCount(ctx.db, `${w.sql}SELECT count(*) AS n FROM tasks t WHERE ${b.where.join(' AND ')}`, w.args);
   };
   if (env.archived.length === 0) return run(build(ctx, q, env, source, 'ignore'));
   return run(build(ctx, q, env, source, 'ignore')) - run(build(ctx, q, env, source, 'only'));
@@ -290,7 +290,7 @@ function positions(ctx: Ctx, q: GridQuery, env: GridEnv, source: Source, after: 
   const w = withReadable(ctx, b);
   const sql = `${w.sql}SELECT ${key.sql} AS k, t.id AS i FROM tasks t WHERE ${b.where.join(' AND ')} ORDER BY ${key.sql}${coll} ${dir}, t.id ${dir}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
   // A page (LIMIT) is small, so it is remembered until the database changes; a whole walk is not kept.
-  return limit === undefined ? gridPositions(ctx.db, sql, w.args) : remembered(ctx.db, `positions\n${sql}\n${JSON.stringify(w.args)}`, () => gridPositions(ctx.db, sql, w.args));
+  return limit === undefined ? gridPositions(ctx.db, sql, w.args) : gridMemo(ctx.db, `positions\n${sql}\n${JSON.stringify(w.args)}`, () => gridPositions(ctx.db, sql, w.args));
 }
 
 const order = (q: GridQuery) => {

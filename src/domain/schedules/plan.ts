@@ -12,7 +12,7 @@ import { startChecklist } from '../checklists/start';
 import { workspaceCreatorId } from '../checklists/create';
 import { removeTag } from '../tags/apply';
 import { occurrences, firstSeqAfter } from './recurrence';
-import { nextRun, runById, scheduleById, seriesOf, type RunRow, type ScheduleRow } from './rows';
+import { nextRun, runById, scheduleById, seriesOf, type RunRow, type ScheduleRow } from './lookup';
 import {
   deleteUpcomingRuns, insertUpcomingRun, markRunFailed, markRunStarted, setRunChecklist, setSeriesProgress, startNewPlan, upcomingRunCount, upcomingRuns,
 } from '../../rows/schedules';

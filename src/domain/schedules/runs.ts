@@ -5,7 +5,7 @@ import { conflict, validationError } from '../../errors';
 import { cursorScope, paginate, parseSort } from '../paging';
 import { assertCanRunFor, assertCanViewSchedules, assertScheduleCreator } from './access';
 import { dropScheduledChecklist, ensureScheduledChecklist, materialize, startRun } from './plan';
-import { findRun, findSchedule, runById, type RunStatus } from './rows';
+import { findRun, findSchedule, runById, type RunStatus } from './lookup';
 import { markRunSkipped, runsOfSchedule } from '../../rows/schedules';
 import { runView } from './view';
 import { templateIsArchived } from '../../rows/templates';

@@ -9,7 +9,7 @@ import { compareText, cursorScope, paginate, parseSort } from '../paging';
 import { assertCanRunFor, assertCanViewSchedules, assertScheduleCreator } from './access';
 import { WEEKDAYS, occurrences, parseDate, parseStart, parseZone, startOf, type Frequency, type Recurrence, type Series, type Weekday } from './recurrence';
 import { dropScheduledChecklist, ensureScheduledChecklist, materialize, replan, scheduleCreatorId } from './plan';
-import { findSchedule, nextRun, recurrenceOf, scheduleById } from './rows';
+import { findSchedule, nextRun, recurrenceOf, scheduleById } from './lookup';
 import { deleteSchedule as deleteScheduleRow, insertSchedule, schedulesOfWorkspace, updateSchedule, upcomingRuns } from '../../rows/schedules';
 import { scheduleView } from './view';
 import { templateIsArchived } from '../../rows/templates';

@@ -7,7 +7,7 @@ import { checklistUrl, templateUrl } from '../urls';
 import { startOf } from './recurrence';
 import { templateRefById } from '../../rows/templates';
 import { checklistHeadById } from '../../rows/checklists';
-import { nextRun, recurrenceOf, seriesOf, type RunRow, type ScheduleRow } from './rows';
+import { nextRun, recurrenceOf, seriesOf, type RunRow, type ScheduleRow } from './lookup';
 
 function templateRef(ctx: Ctx, templateId: number) {
   const t = templateRefById(ctx.db, templateId);

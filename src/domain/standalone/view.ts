@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { iso } from '../../clock';
 import { userRef } from '../users';
 import { standaloneTaskUrl } from '../urls';
-import type { TaskRow } from '../tasks/rows';
+import type { TaskRow } from '../../rows/tasks';
 import { EMPTY_STATE } from '../tasks/evaluate';
 import { taskDetail, taskSummary } from '../tasks/views';
 import type { TaskTarget } from '../tasks/target';

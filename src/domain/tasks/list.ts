@@ -6,7 +6,7 @@ import { validationError } from '../../errors';
 import { assertCanRead } from '../access/checklists';
 import { findChecklist } from '../checklist-lookup';
 import { evaluateChecklist } from './evaluate';
-import type { TaskRow } from './rows';
+import type { TaskRow } from '../../rows/tasks';
 import { checklistDocument } from './target';
 import { taskSummary } from './views';
 

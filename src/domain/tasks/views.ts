@@ -11,7 +11,7 @@ import type { DocField } from '../../rows/template-document';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from './evaluate';
 import { answerView, ARRAY_TYPES, tableColumns } from './field-values';
 import { fieldFiles } from './files';
-import type { TaskRow } from './rows';
+import type { TaskRow } from '../../rows/tasks';
 import { commentsOfTask, type CommentRow } from '../../rows/comments';
 import { attachmentById } from '../../rows/files';
 import { tagsOf } from '../../rows/tags';

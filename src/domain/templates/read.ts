@@ -9,7 +9,7 @@ import { parseStoredDocument, type DocField } from '../../rows/template-document
 import { templateListRow, templateUrl } from './list-row';
 import { templateByKey, templateVersion, templatesOfWorkspace, versionsNewestFirst, versionsOldestFirst, type TemplateRow, type TemplateVersionRow } from '../../rows/templates';
 import { dataSetLinkView, type DataSetLinkDoc } from './datasets';
-import { displayName } from '../schema/content-types';
+import { displayName } from '../template-format/content-types';
 import { labelOrUnlabelled } from '../field-label';
 
 export function findTemplate(ctx: Ctx, key: string): TemplateRow {

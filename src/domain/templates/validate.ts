@@ -7,11 +7,11 @@ import type { z } from 'zod';
 import type { Db } from '../../store/open';
 import { findByName } from '../../rows/people';
 import { templateIdByLatestName } from '../../rows/templates';
-import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from '../schema/template-format';
+import { CONTENT_TYPES, ANSWERABLE, FILLABLE, LIMITS, templateDocumentSchema } from '../template-format/document-schema';
 import { ViolationList, type PathPart, type ValidationResult } from './violations';
 import { dataSetFields, findDataSet, findField, findView } from './datasets';
 import { wasViewRemoved } from '../datasets/views';
-import { operatorInfo, operatorsFor } from '../schema/operators';
+import { operatorInfo, operatorsFor } from '../template-format/operators';
 import type { TemplateDocument } from '../../rows/template-document';
 import { ID_KINDS, type IdKind, type KnownIds } from './ids';
 

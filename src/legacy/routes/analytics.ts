@@ -6,7 +6,7 @@ import { readableChecklists } from '../../domain/access/checklists';
 import type { ChecklistRow } from '../../domain/checklist-lookup';
 import { compareText } from '../../domain/paging';
 import { memberById, fullName } from '../../rows/people';
-import type { TaskRow } from '../../domain/tasks/rows';
+import type { TaskRow } from '../../rows/tasks';
 import { defineLegacyRoute } from '../define';
 import { bad, param } from '../params';
 import { templateNameById } from '../../rows/templates';

@@ -10,7 +10,7 @@ import { findChecklist, type ChecklistRow } from '../../domain/checklist-lookup'
 import { templateIdOf } from '../../domain/checklists/list';
 import { assertCanRead } from '../../domain/access/checklists';
 import { fieldFiles } from '../../domain/tasks/files';
-import type { TaskRow } from '../../domain/tasks/rows';
+import type { TaskRow } from '../../rows/tasks';
 import { parseStoredDocument, type DocField, type DocTask } from '../../rows/template-document';
 import { fieldName } from '../../domain/templates/read';
 import { defineLegacyRoute, legacyError } from '../define';

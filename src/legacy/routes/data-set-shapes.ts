@@ -3,7 +3,7 @@
 // updatedAt of a system set), as the legacy table prints them.
 import { iso } from '../../clock';
 import type { RecordOut } from '../../domain/datasets/records';
-import type { DataSetRow, FieldRow, StoredFilter, StoredSort, ViewRow } from '../../domain/datasets/rows';
+import type { DataSetRow, FieldRow, StoredFilter, StoredSort, ViewRow } from '../../domain/datasets/lookup';
 import type { DataSetFull, DataSetSummary } from '../../domain/datasets/sets';
 
 function base(r: DataSetRow) {

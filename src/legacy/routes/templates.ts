@@ -7,7 +7,7 @@ import { notFound } from '../../errors';
 import { compareText } from '../../domain/paging';
 import { parseStoredDocument, type DocTask } from '../../rows/template-document';
 import { fieldName, findTemplate, findVersion } from '../../domain/templates/read';
-import { ANSWERABLE } from '../../domain/schema/template-format';
+import { ANSWERABLE } from '../../domain/template-format/document-schema';
 import { defineLegacyRoute, legacyError } from '../define';
 import { param, requiredGuidParam } from '../params';
 import { controlType } from './tasks';

@@ -1,7 +1,7 @@
 // Which template fields link to a Data Set (spec v3 4.7), so a change to it can be weighed first.
 import { dataSetConnectionShape } from '../shapes/data-sets';
 import { connectionsOf } from '../../domain/datasets/links';
-import { viewsOf } from '../../domain/datasets/rows';
+import { viewsOf } from '../../domain/datasets/lookup';
 import { readableDataSet } from '../../domain/datasets/sets';
 import { v3Connection } from '../../domain/datasets/v3';
 import { listUnder } from './declare';

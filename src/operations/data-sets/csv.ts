@@ -4,7 +4,7 @@ import { validationError } from '../../errors';
 import { READ, REPLACE, Reply } from '../define';
 import { RawBody } from '../raw-body';
 import { importResultShape } from '../shapes/data-sets';
-import { BASE64_PATTERN } from '../schemas';
+import { BASE64_PATTERN } from '../input-kinds';
 import { checkCsvSize, contentDisposition, exportCsv, importCsv } from '../../domain/datasets/csv';
 import { v3Full } from '../../domain/datasets/v3';
 import { NOT_FOUND, dataSetKey, dataSetOperation, description, keyOf } from './declare';

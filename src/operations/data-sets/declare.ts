@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context';
 import { READ, defineOperation, mixed, type Declared, type Operation } from '../define';
-import { cursor, pageSizeStrict } from '../schemas';
+import { cursor, pageSizeStrict } from '../input-kinds';
 import { pageOf } from '../shapes/data-sets';
 import { cursorScope, paginate } from '../../domain/paging';
 import { FIELD_TYPES } from '../../domain/datasets/field-types';
 import { MAX_DESCRIPTION, MAX_NAME } from '../../domain/datasets/limits';
-import { SLUG } from '../../domain/datasets/rows';
+import { SLUG } from '../../domain/datasets/lookup';
 import { lazy } from '../../lazy';
 
 const NO_TOOL = 'The spec names no MCP tool for Data Sets (spec v3 4.6 lists the tools); Data Sets are REST only.';

@@ -1,7 +1,7 @@
 // The Data Sets themselves (spec v3 4.7; 5.6: deleting one is for administrators).
 import { z } from 'zod';
 import { CREATE, READ, REMOVE, REPLACE } from '../define';
-import { queryBool } from '../schemas';
+import { queryBool } from '../input-kinds';
 import { dataSetShape, dataSetSummaryShape, importResultShape, linkedTemplatesDetail, pageOf } from '../shapes/data-sets';
 import { cursorScope, paginate } from '../../domain/paging';
 import { importCsv } from '../../domain/datasets/csv';

@@ -1,9 +1,9 @@
 // Template, draft and validation shapes (spec v3 2.5, 4.4; drafts: docs/template-document.md "Drafts").
 import { z } from 'zod';
 import { appUrl, count, guidOut, intIdOut, timestamp, userRef } from './common';
-import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/schema/template-format';
+import { CONTENT_TYPES, templateDocumentSchema } from '../../domain/template-format/document-schema';
 import { TEMPLATE_PERMISSIONS } from '../../domain/templates/permissions';
-import { VALIDATION_CODES } from '../../domain/schema/codes';
+import { VALIDATION_CODES } from '../../domain/template-format/codes';
 import { lazy } from '../../lazy';
 
 const version = (description: string) => z.number().int().min(1).describe(description);

@@ -1,7 +1,7 @@
 // The activity of one task (spec v3 4.3 get_task_activity): newest first, paged (4.1 rule 11).
 import type { Operation } from '../define';
 import { READ } from '../define';
-import { cursor, pageSizeStrict } from '../schemas';
+import { cursor, pageSizeStrict } from '../input-kinds';
 import { activityPage } from '../shapes/tasks';
 import { taskActivity } from '../../domain/tasks/feed';
 import { taskOperation, whereText, type WhereKind } from './where';

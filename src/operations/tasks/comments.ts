@@ -6,7 +6,7 @@ import { CREATE, READ, REMOVE, mixed } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
 import { fileInput } from './inputs';
-import { given, intId, text } from '../schemas';
+import { given, intId, text } from '../input-kinds';
 import { namingList } from './naming';
 import { taskOperation, whereText, type WhereKind } from './where';
 

@@ -2,7 +2,7 @@
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
 import { READ, REPLACE, REMOVE, mixed } from '../define';
-import { instant } from '../schemas';
+import { instant } from '../input-kinds';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
 import { taskOperation, whereText, type WhereKind } from './where';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Operation, Refusal } from '../define';
 import { READ, REPLACE } from '../define';
-import { guid } from '../schemas';
+import { guid } from '../input-kinds';
 import { field, fieldList } from '../shapes/tasks';
 import { answerField, answerFields, getField, listFields, MAX_FIELDS_PER_CALL } from '../../domain/tasks/fields';
 import { taskOperation, whereText, type TaskOperationSpec, type WhereKind } from './where';

@@ -6,7 +6,7 @@ import { file, fileList } from '../shapes/tasks';
 import { addFile, listFiles, removeFile } from '../../domain/tasks/fields';
 import { fieldOperation } from './fields';
 import { fileInput } from './inputs';
-import { intId } from '../schemas';
+import { intId } from '../input-kinds';
 import { whereText, type WhereKind } from './where';
 
 export const fileOperations = (w: WhereKind): Operation[] => [

@@ -10,7 +10,7 @@ import { dueDateOperations } from './due-dates';
 import { fieldOperations } from './fields';
 import { fileOperations } from './files';
 import { readOperations } from './read';
-import { rowOperations } from './rows';
+import { rowOperations } from './table-rows';
 import { snoozeOperations } from './snooze';
 import { statusOperations } from './status';
 import { tagOperations } from './tags';

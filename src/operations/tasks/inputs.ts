@@ -1,6 +1,6 @@
 // Input pieces shared by several task areas: an uploaded file and a position counted from 1.
 import { z } from 'zod';
-import { BASE64_PATTERN, nonEmptyText, text } from '../schemas';
+import { BASE64_PATTERN, nonEmptyText, text } from '../input-kinds';
 import { lazy } from '../../lazy';
 
 /** A file in a JSON body (spec v3 4.1 rule 1: bytes base64-encoded, never multipart). */

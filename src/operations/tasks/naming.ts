@@ -1,6 +1,6 @@
 // Naming an assignee in a request (spec v3 2.4 "Naming an assignee", 4.6 rule 6).
 import { z } from 'zod';
-import { intId, text } from '../schemas';
+import { intId, text } from '../input-kinds';
 
 /** Spec v3 2.4: each entry is `{type, id}` (type required with id) or `{name}`; the resolver (domain/people) holds to it. */
 export const NAMING_RULE = { anyOf: [{ required: ['type', 'id'] }, { required: ['name'] }], dependentRequired: { id: ['type'] } };

@@ -6,7 +6,7 @@ import type { Operation } from '../define';
 import { READ, REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
-import { instant } from '../schemas';
+import { instant } from '../input-kinds';
 import { taskOperation, whereText, type WhereKind } from './where';
 
 export const snoozeOperations = (w: WhereKind): Operation[] => [

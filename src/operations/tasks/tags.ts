@@ -1,7 +1,7 @@
 // A task's own tags (spec v3 2.4 detail `tags`, 4.1 rule 5; EMULATOR.md: POST {tags}, DELETE ?name=).
 import type { Operation } from '../define';
 import { READ, SET, REMOVE } from '../define';
-import { tagList, tagName } from '../schemas';
+import { tagList, tagName } from '../input-kinds';
 import { tagNames } from '../shapes/tasks';
 import { addTaskTags, listTaskTags, removeTaskTag } from '../../domain/tasks/tags';
 import { taskOperation, whereText, type WhereKind } from './where';

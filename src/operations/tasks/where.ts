@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../../context';
 import { defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
-import { guid } from '../schemas';
+import { guid } from '../input-kinds';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
 export type WhereKind = 'checklist' | 'standalone';

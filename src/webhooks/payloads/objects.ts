@@ -18,7 +18,7 @@ import { offsetTime, type JsonValue } from '../json';
 import { payloadFields, type DateMode } from './fields';
 import { EMPTY_STATE, checklistState, isHalted, isHidden, type ChecklistState } from './task-state';
 import type { ChecklistRow } from '../../domain/checklist-lookup';
-import type { TaskRow } from '../../domain/tasks/rows';
+import type { TaskRow } from '../../rows/tasks';
 
 // The domain's row types, one definition: payloads read the same rows the API does.
 export type { ChecklistRow, TaskRow };

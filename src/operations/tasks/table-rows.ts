@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Operation } from '../define';
 import { CREATE, REMOVE, REPLACE } from '../define';
-import { guid, text } from '../schemas';
+import { guid, text } from '../input-kinds';
 import { field } from '../shapes/tasks';
 import { addRows, removeRows, setCells } from '../../domain/tasks/fields';
 import { fieldOperation } from './fields';

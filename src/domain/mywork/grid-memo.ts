@@ -15,10 +15,10 @@ import { countOf } from '../../rows/my-work-grid';
 const GRID = declareMemo({ name: 'tasks grid totals and pages', reads: 'any', max: 200 });
 
 /** `compute()` remembered under `key` until the database changes (read-only results: callers must not change them). */
-export function remembered<T>(db: Db, key: string, compute: () => T): T {
+export function gridMemo<T>(db: Db, key: string, compute: () => T): T {
   return memoOn<string, T>(db, GRID).get(key, compute);
 }
 
-export function rememberedCount(db: Db, sql: string, args: unknown[]): number {
-  return remembered(db, `count\n${sql}\n${JSON.stringify(args)}`, () => countOf(db, sql, args));
+export function gridCount(db: Db, sql: string, args: unknown[]): number {
+  return gridMemo(db, `count\n${sql}\n${JSON.stringify(args)}`, () => countOf(db, sql, args));
 }

@@ -1,6 +1,6 @@
 // Shapes of the schema routes (spec v3 4.4 rule 4 "not shown"; docs/template-document.md).
 import { z } from 'zod';
-import { CONDITION_OPERATORS, CONTENT_TYPES, DUE_DATE_SCENARIOS, templateDocumentSchema } from '../../domain/schema/template-format';
+import { CONDITION_OPERATORS, CONTENT_TYPES, DUE_DATE_SCENARIOS, templateDocumentSchema } from '../../domain/template-format/document-schema';
 import { VIOLATION_CODES } from './templates';
 import { listUnder } from './common';
 import { lazy } from '../../lazy';

@@ -4,15 +4,15 @@
 import { z } from 'zod';
 import { READ, mixed } from './define';
 import { defineWith } from './define-with';
-import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/schema';
+import { authoringGuide as guideShape, conditionOperators, contentType, contentTypes, dueDateScenarios, templateSchema, validationCodes } from './shapes/template-format';
 
 const schemaOperation = defineWith({ tag: 'Template schema', budget: 'cheap' });
-import { templateJsonSchema } from '../domain/schema/template-format';
-import { authoringGuide } from '../domain/schema/guide';
-import { describeContentType, listContentTypes } from '../domain/schema/content-types';
-import { OPERATORS } from '../domain/schema/operators';
-import { listDueDateScenarios } from '../domain/schema/due-dates';
-import { listValidationCodes } from '../domain/schema/codes';
+import { templateJsonSchema } from '../domain/template-format/document-schema';
+import { authoringGuide } from '../domain/template-format/guide';
+import { describeContentType, listContentTypes } from '../domain/template-format/content-types';
+import { OPERATORS } from '../domain/template-format/operators';
+import { listDueDateScenarios } from '../domain/template-format/due-dates';
+import { listValidationCodes } from '../domain/template-format/codes';
 
 export const schemaOperations = [
   schemaOperation({

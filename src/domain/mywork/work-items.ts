@@ -10,13 +10,13 @@ import { fullName } from '../../rows/people';
 import { gridFactsOfTasks, type GridFactsRow } from '../../rows/my-work-grid';
 import { checklistTaskUrl, checklistUrl, standaloneTaskUrl } from '../urls';
 import { judge, type Judge } from './status';
-import { remembered } from './totals';
+import { gridMemo } from './grid-memo';
 
 export function workItems(ctx: Ctx, ids: number[], j: Judge) {
   if (ids.length === 0) return [];
   const me = ctx.actor.member.id;
   const groups = new Set(memberGroupIds(ctx));
-  const facts = remembered(ctx.db, `facts\n${me}\n${ids.join(',')}`, () => gridFactsOfTasks(ctx.db, ids, me));
+  const facts = gridMemo(ctx.db, `facts\n${me}\n${ids.join(',')}`, () => gridFactsOfTasks(ctx.db, ids, me));
   const refs = new Map<number, { key: string; name: string; url: string; template: TemplateRefOfChecklist }>();
   const access = new Map<number, ReturnType<typeof checklistAccess>>();
 

@@ -4,7 +4,7 @@
 // an example field. GET /v3/schema/content-types[/{type}] and the MCP tools
 // list_content_types / describe_content_type answer from here.
 import { z } from 'zod';
-import { CONTENT_TYPES, fieldSchemas, ANSWERABLE, FILLABLE, type ContentType } from './template-format';
+import { CONTENT_TYPES, fieldSchemas, ANSWERABLE, FILLABLE, type ContentType } from './document-schema';
 import { operatorsFor } from './operators';
 import { notFound } from '../../errors';
 

@@ -1,7 +1,7 @@
 // Condition operators (docs/template-document.md "Conditions"): which content
 // types each applies to and whether it takes a `value`. The checklist area
 // evaluates them; the validator refuses an operator a field type cannot take.
-import type { ConditionOperator } from './template-format';
+import type { ConditionOperator } from './document-schema';
 
 export interface OperatorInfo {
   name: ConditionOperator;
