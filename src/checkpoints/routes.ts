@@ -69,10 +69,10 @@ export const checkpointRoutes: ControlRoute[] = [
     status: 201,
     output: () => z.strictObject({ id: z.string(), createdAt: z.string() }),
     refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
-    handler: async (emu, { req, requestId }) => {
+    handler: async (emu, { req }) => {
       await readCreateBody(req, emu.maxBodyBytes);
       const made = createCheckpoint(emu);
-      return json(201, made, { 'X-Request-Id': requestId, Location: `${ROOT}/${made.id}/diff` });
+      return json(201, made, { Location: `${ROOT}/${made.id}/diff` });
     },
   }),
   defineControlRoute({
@@ -90,9 +90,8 @@ export const checkpointRoutes: ControlRoute[] = [
     path: `${ROOT}/:id`,
     summary: 'Forget a checkpoint (the change log stops with the last one)',
     noContent: true,
-    handler: (emu, { params, requestId }) => {
+    handler: (emu, { params }) => {
       removeCheckpoint(emu, decodeURIComponent(params.id));
-      return new Response(null, { status: 204, headers: { 'X-Request-Id': requestId } });
     },
   }),
 ];

@@ -42,14 +42,15 @@ export interface ControlRoute<B = unknown> {
   query?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /** The JSON answer (status 200); absent with `noContent` or `binary`. */
   output?: () => z.ZodType;
-  /** 204, no body. */
+  /** 204, no body: the handler returns nothing. */
   noContent?: boolean;
-  /** The success status when not 200 (the handler writes that answer itself), for the document. */
+  /** The success status when not 200: a body the handler returns is answered with it. */
   status?: number;
   /** A non-JSON answer or request body, for the document (the handler writes or reads it itself). */
   binary?: { answer?: string; request?: string };
   /** Refusal statuses with their codes, for the document. */
   refusals?: Record<number, string[]>;
+  /** The answer's body (or nothing, with `noContent`); a Response for an answer of its own (headers such as Location). */
   handler(emu: Emulator, input: ControlInput<B>): unknown | Response | Promise<unknown | Response>;
 }
 
@@ -96,8 +97,9 @@ export function controlRouteSpec(r: ControlRoute): RouteSpec {
         if (emu.contract && output && !output().safeParse(out).success) {
           throw new ApiError(500, 'CONTRACT_VIOLATION', `${r.method} ${r.path} answered a body its declared output does not describe.`);
         }
-        res = json(200, out, {});
+        res = json(r.noContent ? 204 : (r.status ?? 200), r.noContent ? undefined : out, {});
       }
+      // Every control answer names its request, whatever its handler wrote.
       res.headers.set('X-Request-Id', info.requestId);
       return res;
     },

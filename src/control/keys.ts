@@ -253,9 +253,9 @@ export const keyRoutes: ControlRoute[] = [
     status: 201,
     output: keyChange,
     refusals: { 400: ['VALIDATION_ERROR'], 409: ['CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'] },
-    handler: async (emu, { req, requestId }) => {
+    handler: async (emu, { req }) => {
       const out = adminOf(emu).create(await bodyOf(req, emu.maxBodyBytes, false));
-      return json(201, out, { 'X-Request-Id': requestId, Location: `${ROOT}/${out.apiKey.id}` });
+      return json(201, out, { Location: `${ROOT}/${out.apiKey.id}` });
     },
   }),
   defineControlRoute({ ...ONE, method: 'GET', summary: 'One API key', output: () => keyInfo(), refusals: { 400: ['VALIDATION_ERROR'], 404: ['NOT_FOUND'] }, handler: (emu, { params }) => adminOf(emu).get(keyId(params)) }),

@@ -221,7 +221,6 @@ export const controlRoutes: ControlRoute[] = [
     noContent: true,
     handler: (emu) => {
       emu.journal.clear();
-      return new Response(null, { status: 204 });
     },
   }),
   defineControlRoute({

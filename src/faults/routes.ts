@@ -39,11 +39,11 @@ export const faultRoutes: ControlRoute[] = [
     status: 201,
     output: rule,
     refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
-    handler: async (emu, { req, requestId }) => {
+    handler: async (emu, { req }) => {
       // Like every control route: JSON whatever the Content-Type says (curl -d), docs/faults.md as pasted.
       const body = await readJson(req, emu.maxBodyBytes, true);
       if (body === undefined) throw validationError('Send a fault rule as a JSON object, e.g. {"path":"/v3/**","status":503,"times":1}.');
-      return json(201, emu.faults.add(body), { 'X-Request-Id': requestId, Location: `${ROOT}/${emu.faults.list().at(-1)!.id}` });
+      return json(201, emu.faults.add(body), { Location: `${ROOT}/${emu.faults.list().at(-1)!.id}` });
     },
   }),
   defineControlRoute({
@@ -51,9 +51,8 @@ export const faultRoutes: ControlRoute[] = [
     path: ROOT,
     summary: 'Remove every fault rule',
     noContent: true,
-    handler: (emu, { requestId }) => {
+    handler: (emu) => {
       emu.faults.clear();
-      return new Response(null, { status: 204, headers: { 'X-Request-Id': requestId } });
     },
   }),
   defineControlRoute({
@@ -73,10 +72,9 @@ export const faultRoutes: ControlRoute[] = [
     method: 'DELETE',
     summary: 'Remove one fault rule',
     noContent: true,
-    handler: (emu, { params, requestId }) => {
+    handler: (emu, { params }) => {
       const id = decodeURIComponent(params.id);
       if (!emu.faults.remove(id)) throw notFound(id);
-      return new Response(null, { status: 204, headers: { 'X-Request-Id': requestId } });
     },
   }),
 ];

@@ -40,11 +40,11 @@ export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[
       status: 201,
       output: description,
       refusals: { 400: ['VALIDATION_ERROR'], 503: ['TOO_MANY_INSTANCES', 'SERVICE_UNAVAILABLE', 'INSTANCE_START_FAILED'] },
-      handler: async (_emu, { req, requestId }) => {
+      handler: async (_emu, { req }) => {
         // Any Content-Type, as the other control routes (`curl -d` sends form-encoded).
         const input = checkCreate(await readJson(req, limit, true));
         const d = m.describe(await m.create(input));
-        return json(201, d, { 'X-Request-Id': requestId, Location: `${ROOT}/${d.id}` });
+        return json(201, d, { Location: `${ROOT}/${d.id}` });
       },
     }),
     defineControlRoute({ ...ONE, method: 'GET', summary: 'One isolated instance', output: () => description(), handler: (_emu, { params }) => m.describe(m.get(decodeURIComponent(params.id))) }),
@@ -53,9 +53,8 @@ export function instanceRoutes(m: InstanceManager, limit: number): ControlRoute[
       method: 'DELETE',
       summary: 'Delete an isolated instance',
       noContent: true,
-      handler: async (_emu, { params, requestId }) => {
+      handler: async (_emu, { params }) => {
         await m.delete(decodeURIComponent(params.id));
-        return new Response(null, { status: 204, headers: { 'X-Request-Id': requestId } });
       },
     }),
   ];

@@ -3,7 +3,6 @@
 // Declared as control routes (control/define.ts); a wrong method is 404 here, as always.
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
-import { json } from '../transports/web/respond';
 import { readJson } from '../transports/web/body';
 import { validationError } from '../errors';
 import { zodToApiError } from '../pipeline';
@@ -96,14 +95,14 @@ export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
       status: 201,
       output: failure,
       refusals: { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'] },
-      handler: async (emu, { req, requestId }) => {
+      handler: async (emu, { req }) => {
         const raw = await readJson(req, emu.maxBodyBytes, true);
         if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('Invalid request body: it must be a JSON object.');
         const parsed = failureBody().safeParse(raw);
         if (!parsed.success) throw zodToApiError(parsed.error, raw);
         const message = parsed.data.message ?? 'injected failure (POST /_emulator/upgrades/failures)';
         worker.injectFailure(parsed.data.checklistKey, message);
-        return json(201, { checklistKey: parsed.data.checklistKey, message }, { 'X-Request-Id': requestId });
+        return { checklistKey: parsed.data.checklistKey, message };
       },
     }),
     route({ method: 'GET', path: `${ROOT}/failures`, summary: 'The injected failures not yet used', output: () => z.object({ items: z.array(failure()) }), handler: () => ({ items: worker.injectedFailures }) }),
@@ -112,9 +111,8 @@ export function upgradeControlRoutes(worker: UpgradeWorker): ControlRoute[] {
       path: `${ROOT}/failures`,
       summary: 'Remove every injected failure',
       noContent: true,
-      handler: (_emu, { requestId }) => {
+      handler: () => {
         worker.clearFailures();
-        return json(204, undefined, { 'X-Request-Id': requestId });
       },
     }),
   ];

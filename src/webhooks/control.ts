@@ -156,11 +156,11 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
       status: 202,
       output: delivery,
       refusals: { 404: ['DELIVERY_NOT_FOUND'] },
-      handler: (emu, { params, requestId }) => {
+      handler: (emu, { params }) => {
         const fresh = replayDelivery(emu.db, decodeURIComponent(params.id), emu.clock.now());
         if (!fresh) throw deliveryNotFound(params.id);
         sender.kick();
-        return json(202, getDelivery(emu.db, fresh), { 'X-Request-Id': requestId });
+        return json(202, getDelivery(emu.db, fresh), {});
       },
     }),
     route({ method: 'GET', path: `${ROOT}/sender`, summary: "The sender's state", output: () => senderOutput(), handler: (emu) => senderState(emu, sender) }),
@@ -184,13 +184,13 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
       status: 201,
       output: () => some(forward()),
       refusals: { 400: ['VALIDATION_ERROR'], 404: ['WORKSPACE_NOT_FOUND'], 413: ['PAYLOAD_TOO_LARGE'] },
-      handler: async (emu, { req, requestId }) => {
+      handler: async (emu, { req }) => {
         const body = await readObject(req, emu.maxBodyBytes);
         if (typeof body.targetUrl !== 'string') throw validationError('targetUrl is required: an absolute http or https URL.', 'targetUrl');
         checkTargetUrl(body.targetUrl, 'targetUrl');
         if (body.workspace !== undefined && typeof body.workspace !== 'string') throw validationError('workspace must be a workspace key (teamId).', 'workspace');
         const rows = addForward(emu, body.targetUrl, body.workspace as string | undefined, 'control route');
-        return json(201, { items: rows.map((r) => forwardView(emu.db, r)) }, { 'X-Request-Id': requestId });
+        return { items: rows.map((r) => forwardView(emu.db, r)) };
       },
     }),
     route({
@@ -198,9 +198,8 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
       path: `${ROOT}/forward`,
       summary: 'Remove every event forward',
       noContent: true,
-      handler: (emu, { requestId }) => {
+      handler: (emu) => {
         deleteForwards(emu.db);
-        return json(204, undefined, { 'X-Request-Id': requestId });
       },
     }),
     route({
@@ -209,9 +208,8 @@ export function webhookControlRoutes(sender: WebhookSender): ControlRoute[] {
       summary: 'Remove one event forward',
       noContent: true,
       refusals: { 404: ['FORWARD_NOT_FOUND'] },
-      handler: (emu, { params, requestId }) => {
+      handler: (emu, { params }) => {
         if (!deleteForward(emu.db, decodeURIComponent(params.id))) throw new ApiError(404, 'FORWARD_NOT_FOUND', `No forward ${params.id}.`);
-        return json(204, undefined, { 'X-Request-Id': requestId });
       },
     }),
   ];

@@ -2,28 +2,25 @@
 // DELETE clears, both answer the task).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { READ, mixed, REPLACE, REMOVE } from '../define';
+import { mixed, REPLACE, REMOVE } from '../define';
 import { assigneesOfTask, task } from '../shapes/tasks';
 import { clearAssignees, readAssignees, setAssignees } from '../../domain/tasks/assignees';
 import { resolveNamingList } from '../../domain/tasks/naming';
 import { namingList } from './naming';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 const COVERED = 'The spec names no tool for this read: it is covered by get_task (4.3).';
 
 export const assigneeOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'getTaskAssignees',
     noTool: COVERED,
-    method: 'GET',
     suffix: '/assignees',
     summary: `Read the assignees of ${whereText(w)}`,
     description: 'Returns {assignees (groups first, then by name), isAssignedExclusively}.',
-    input: () => ({}),
     output: assigneesOfTask,
     refusals: ['403 FORBIDDEN'],
-    annotations: READ,
-    handler: (ctx, _input, t) => readAssignees(ctx, t()),
+    read: readAssignees,
   }),
   taskOperation(w, {
     id: 'setTaskAssignees',

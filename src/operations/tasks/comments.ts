@@ -2,27 +2,24 @@
 // attachment?} answers 201 with the comment).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { CREATE, READ, REMOVE, mixed } from '../define';
+import { CREATE, REMOVE, mixed } from '../define';
 import { comment, commentList } from '../shapes/tasks';
 import { addComment, deleteComment, listComments, prepareComment } from '../../domain/tasks/comments';
 import { fileInput } from './inputs';
 import { given, intId, text } from '../input-kinds';
 import { namingList } from './naming';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 export const commentOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'listTaskComments',
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
-    method: 'GET',
     suffix: '/comments',
     summary: `List the comments of ${whereText(w)}`,
     description: 'Returns {comments}, oldest first.',
-    input: () => ({}),
     output: commentList,
     refusals: ['403 FORBIDDEN'],
-    annotations: READ,
-    handler: (ctx, _input, t) => listComments(ctx, t()),
+    read: listComments,
   }),
   taskOperation(w, {
     id: 'addTaskComment',

@@ -1,28 +1,25 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
-import { READ, REPLACE, REMOVE, mixed } from '../define';
+import { REPLACE, REMOVE, mixed } from '../define';
 import { instant } from '../input-kinds';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 // 5.8 "any Administrator or Member" read with 5.4's read check, as for assigning (docs/decisions.md, issue 39 f).
 const READS_FIRST = mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'a member who may not open the checklist is refused (5.4 read with 5.8, as for assigning: docs/decisions.md); the request and response bodies');
 
 export const dueDateOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'getTaskDueDate',
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
-    method: 'GET',
     suffix: '/due-date',
     summary: `Read the due date of ${whereText(w)}`,
     description: 'Returns {dueDateTime}; an empty object when the task has none.',
-    input: () => ({}),
     output: dueDateOfTask,
     refusals: ['403 FORBIDDEN'],
-    annotations: READ,
-    handler: (ctx, _input, t) => readDueDate(ctx, t()),
+    read: readDueDate,
   }),
   taskOperation(w, {
     id: 'setTaskDueDate',

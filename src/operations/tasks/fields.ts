@@ -6,7 +6,7 @@ import { READ, REPLACE } from '../define';
 import { guid } from '../input-kinds';
 import { field, fieldList } from '../shapes/tasks';
 import { answerField, answerFields, getField, listFields, MAX_FIELDS_PER_CALL } from '../../domain/tasks/fields';
-import { taskOperation, whereText, type TaskOperationSpec, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type TaskOperationSpec, type WhereKind } from './where';
 
 const NO_FIELD_TOOL = 'The spec names no MCP tool for the field, file and row routes (4.3); an MCP client answers fields over REST or through the parameters of POST /v3/checklists.';
 const fieldKeyInput = () => ({ fieldKey: guid('a field key (GUID)').describe('The field key (GUID)') });
@@ -36,18 +36,15 @@ const required = (msg: string) => z.unknown().refine((v) => v !== undefined, { e
 const VALUE = 'The answer in the form of the field type (docs/tasks.md "Answering fields"); null clears';
 
 export const fieldOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'listTaskFields',
     noTool: NO_FIELD_TOOL,
-    method: 'GET',
     suffix: '/fields',
     summary: `Read the fields of ${whereText(w)}`,
     description: 'Returns {fields}: current field values, omitting fields a condition currently hides.',
-    input: () => ({}),
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
-    annotations: READ,
-    handler: (ctx, _input, t) => listFields(ctx, t()),
+    read: listFields,
   }),
   taskOperation(w, {
     id: 'answerTaskFields',

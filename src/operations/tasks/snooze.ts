@@ -3,25 +3,22 @@
 // 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
 // malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { READ, REPLACE, REMOVE } from '../define';
+import { REPLACE, REMOVE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../input-kinds';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 export const snoozeOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'getTaskSnooze',
     tool: 'get_task_snooze',
-    method: 'GET',
     suffix: '/snooze',
     summary: `Read your snooze of ${whereText(w)}`,
     description: 'Personal to the member the key acts as (a workspace key is refused). Returns {isSnoozed, snoozedUntil}.',
-    input: () => ({}),
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
-    annotations: READ,
-    handler: (ctx, _input, t) => getSnooze(ctx, t()),
+    read: getSnooze,
   }),
   taskOperation(w, {
     id: 'setTaskSnooze',

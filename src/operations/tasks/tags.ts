@@ -1,24 +1,21 @@
 // A task's own tags (spec v3 2.4 detail `tags`, 4.1 rule 5; EMULATOR.md: POST {tags}, DELETE ?name=).
 import type { Operation } from '../define';
-import { READ, SET, REMOVE } from '../define';
+import { SET, REMOVE } from '../define';
 import { tagList, tagName } from '../input-kinds';
 import { tagNames } from '../shapes/tasks';
 import { addTaskTags, listTaskTags, removeTaskTag } from '../../domain/tasks/tags';
-import { taskOperation, whereText, type WhereKind } from './where';
+import { taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 export const tagOperations = (w: WhereKind): Operation[] => [
-  taskOperation(w, {
+  taskRead(w, {
     id: 'listTaskTags',
     noTool: 'The spec names no tool for this read: it is covered by get_task (4.3).',
-    method: 'GET',
     suffix: '/tags',
     summary: `List the tags of ${whereText(w)}`,
     description: "Returns {tags}: the task's own tags by name, in name order; checklist tags excluded.",
-    input: () => ({}),
     output: tagNames,
     refusals: ['403 FORBIDDEN'],
-    annotations: READ,
-    handler: (ctx, _input, t) => listTaskTags(ctx, t()),
+    read: listTaskTags,
   }),
   taskOperation(w, {
     id: 'addTaskTags',

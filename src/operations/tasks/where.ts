@@ -3,7 +3,7 @@
 // the spec names none). Every suffix operation is declared once and built for both.
 import { z } from 'zod';
 import type { Ctx } from '../../context';
-import { defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
+import { READ, defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
 import { guid } from '../input-kinds';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
@@ -83,3 +83,9 @@ export function taskOperation<S extends z.ZodRawShape>(w: WhereKind, spec: TaskO
   });
 }
 
+/** A GET of one thing of the task, with no input but the path keys (its due date, assignees, tags, comments, fields, snooze). */
+export type TaskReadSpec = Omit<TaskOperationSpec<z.ZodRawShape>, 'input' | 'handler' | 'annotations' | 'query' | 'bodyAs' | 'method'> & { read: (ctx: Ctx, task: TaskTarget) => unknown };
+
+export function taskRead(w: WhereKind, { read, ...spec }: TaskReadSpec): Operation {
+  return taskOperation(w, { ...spec, method: 'GET', input: () => ({}), annotations: READ, handler: (ctx, _input, t) => read(ctx, t()) });
+}
