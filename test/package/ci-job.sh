@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The steps of README "A CI job around wfe serve", as a shell script (test/package.test.ts runs it
-# in a project that installed the packed wfe). Ports from the environment so tests do not collide.
+# A CI job around wfe serve without the Action (README "A CI job around wfe serve" uses action.yml,
+# whose scripts .ci/action/test.sh runs): start, wait for health, call, stop, in a project that
+# installed the packed wfe (test/package.test.ts runs it). Ports from the environment so tests do
+# not collide.
 set -euo pipefail
 PORT_US="${PORT_US:-8787}"
 PORT_EU="${PORT_EU:-8788}"
