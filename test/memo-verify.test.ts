@@ -8,7 +8,7 @@ import { startTestServer, KEYS, DEMO, type TestServer } from './helpers/server';
 import { taskPath, T } from './helpers/tasks';
 import { Memo, MemoMismatch, declareMemo, memoOn, verifyMemos } from '../src/store/memo';
 import { openDb } from '../src/store/open';
-import { rememberedCount } from '../src/domain/mywork/grid-memo';
+import { gridCount } from '../src/domain/mywork/grid-memo';
 
 let s: TestServer;
 before(async () => {
@@ -83,7 +83,7 @@ test('a rollback drops every memo value, the grid totals included: a count taken
   // and total_changes()), which a rollback does not move back: the count taken inside was answered after.
   const db = openDb();
   try {
-    const count = () => rememberedCount(db, 'SELECT count(*) AS n FROM workspaces', []);
+    const count = () => gridCount(db, 'SELECT count(*) AS n FROM workspaces', []);
     assert.equal(count(), 0);
     class Undo extends Error {}
     assert.throws(() =>
