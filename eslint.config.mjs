@@ -15,7 +15,7 @@ const layer = (dir, rules) =>
   }));
 
 // Areas that plug into the server from outside its core (src/extensions.ts installs them).
-const extensions = ['legacy', 'control', 'checkpoints', 'faults', 'console', 'webhooks', 'schedules', 'upgrades', 'fixtures', 'extensions', 'request-chain', 'oauth'];
+const extensions = ['legacy', 'control', 'checkpoints', 'faults', 'console', 'webhooks', 'schedules', 'upgrades', 'fixtures', 'instances', 'extensions', 'request-chain', 'oauth'];
 
 export default tseslint.config(
   {

@@ -211,6 +211,20 @@ test('checkpoints: an agent-like script over MCP (SDK Client) and REST; the diff
   await control('DELETE', `${CP}/${id}`);
 });
 
+test('checkpoints: an MCP resource read through an operation is listed as its operation, a tools/call as its tool (docs/checkpoints.md "calls")', async () => {
+  const id = await checkpoint();
+  const client = await s.mcp(KEYS.admin);
+  // wfe://templates/{key}/document reads through exportTemplate, the operation of the export_template tool.
+  const read = await client.readResource({ uri: `wfe://templates/${DEMO.expense}/document` });
+  assert.equal(read.contents.length, 1);
+  const called = (await client.callTool({ name: 'export_template', arguments: { key: DEMO.expense } })) as { isError?: boolean };
+  assert.ok(!called.isError, JSON.stringify(called));
+  const d = await diff(id);
+  const ops = d.calls.flatMap((c: any) => (c.operations ?? []).map((o: any) => `${c.path} ${o.operation} ${o.tool ?? '-'} ${o.status}`));
+  assert.deepEqual(ops, ['/mcp exportTemplate - 200', '/mcp exportTemplate export_template 200']);
+  await control('DELETE', `${CP}/${id}`);
+});
+
 test('checkpoints refusals: unknown id 404 CHECKPOINT_NOT_FOUND, bad bodies 400 VALIDATION_ERROR, in the v3 envelope', async () => {
   for (const [method, path] of [['GET', `${CP}/nope/diff`], ['DELETE', `${CP}/nope`], ['GET', `${CP}/99999999-9999-4999-8999-999999999999/diff`]]) {
     const r = await control(method, path);

@@ -24,6 +24,8 @@ export interface Call {
   budget?: Budget;
   /** Key, region and budget already settled for this call (MCP over HTTP settles them once per HTTP request: settleRequest). */
   settled?: Principal;
+  /** The MCP tool this call was made as (a tools/call, not a resource read through the operation), for the journal. */
+  tool?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
       }
     }
     // The journal names the operation and its status (the checkpoints' diff lists the calls made since).
-    noteOperation(info.journal, { operation: op.id, ...(op.tool && info.transport === 'mcp' ? { tool: op.tool } : {}), status: error instanceof ApiError ? error.status : 500 });
+    noteOperation(info.journal, { operation: op.id, ...(call.tool ? { tool: call.tool } : {}), status: error instanceof ApiError ? error.status : 500 });
     return { ok: false, error, headers };
   };
   const answer = (principal: Principal, raw: Record<string, unknown>): Answer => {
@@ -52,7 +54,7 @@ export function runCall(emu: Emulator, call: Call, rules: Rules = V3_RULES): Ans
       const out = runOperation(emu, principal, op, raw, info, rules);
       contract?.success(op, out.status, out.body);
       if (out.headers) for (const name in out.headers) headers[name] = out.headers[name];
-      noteOperation(info.journal, { operation: op.id, ...(op.tool && info.transport === 'mcp' ? { tool: op.tool } : {}), status: out.status });
+      noteOperation(info.journal, { operation: op.id, ...(call.tool ? { tool: call.tool } : {}), status: out.status });
       return { ok: true, status: out.status, body: out.body, replay: out.replay, headers };
     } catch (error) {
       return refused(error);

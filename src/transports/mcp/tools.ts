@@ -67,6 +67,7 @@ export async function callTool(
       info: callInfo,
       settled,
       budget: as === 'resource' ? 'cheap' : undefined,
+      tool: as === 'tool' ? op.tool : undefined,
       readInput: () => {
         // The arguments are the parsed message's own: only the idempotency key is taken out of a copy.
         if (keyArg === undefined) return args ?? {};
