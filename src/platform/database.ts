@@ -50,7 +50,7 @@ export function resetToFixture(db: Db, fixture: FixtureSource, now: number): voi
  * is then moved to the reset's instant by the fixture image's plan (src/fixtures/image.ts):
  * its times shifted, its random cells drawn again, as a load at that instant writes them.
  * Restoring replaces rows in the same connection, like a load, so prepared statements stay
- * valid and the key cache sees the change (total_changes).
+ * valid and every memo drops what it remembered (store/memo.ts; test/memo-rules.test.ts, reset).
  */
 export class FixtureImage {
   private at: number | undefined;
