@@ -1,9 +1,10 @@
 // Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
 import type { Db } from '../store/open';
 import { memoized } from '../store/memo';
-import { checklistsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { checklistsTable } from '../store/tables/checklists';
 
-/** A checklist row as stored (store/columns.ts). */
+/** A checklist row as stored (store/tables/checklists.ts). */
 export type ChecklistRow = RowOf<typeof checklistsTable.columns>;
 
 export function checklistById(db: Db, id: number): ChecklistRow | undefined {
@@ -196,7 +197,7 @@ export function insertChecklistRow(db: Db, c: ChecklistInsert): number {
 
 const CHECKLIST_INSERT = insertOf(checklistsTable);
 
-/** The one INSERT of a checklist (store/columns.ts: defaults and NULLs may be left out); answers its row id. */
+/** The one INSERT of a checklist (store/columns.ts insertOf: defaults and NULLs may be left out); answers its row id. */
 export function insertChecklist(db: Db, c: InsertOf<typeof checklistsTable.columns>): number {
   return Number(db.prepare(CHECKLIST_INSERT.sql).run(CHECKLIST_INSERT.values(c)).lastInsertRowid);
 }

@@ -1,17 +1,13 @@
 // Template library folders and their permission rules (schema.sql `folders`, `folder_rules`; spec v3 5.7).
 import type { Db } from '../store/open';
+import type { RowOf } from '../store/columns';
+import type { folderRulesTable, foldersTable } from '../store/tables/templates';
 
-export interface FolderRow {
-  id: number;
-  name: string;
-  parent_id: number | null;
-}
+/** A folder as the finders read it: without its workspace (store/tables/templates.ts). */
+export type FolderRow = Pick<RowOf<typeof foldersTable.columns>, 'id' | 'name' | 'parent_id'>;
 
-export interface FolderRuleRow {
-  assignee_type: string;
-  assignee_id: number;
-  permission: 'View' | 'Edit' | 'Deny';
-}
+/** A folder rule row as stored. */
+export type FolderRuleRow = RowOf<typeof folderRulesTable.columns>;
 
 export const folderRulesOf = (db: Db, folderId: number): FolderRuleRow[] => db.prepare<[number], FolderRuleRow>('SELECT * FROM folder_rules WHERE folder_id = ?').all(folderId);
 
