@@ -108,11 +108,11 @@ export function setChecklistStarted(db: Db, id: number, at: number): void {
   db.prepare("UPDATE checklists SET status = 'InProgress', started_at = ? WHERE id = ?").run(at, id);
 }
 
-export function checklistStatusById(db: Db, id: number): { id: number; workspace_id: number; status: string } | undefined {
-  return db.prepare<[number], { id: number; workspace_id: number; status: string }>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(id);
+export function checklistStatusById(db: Db, id: number): Pick<ChecklistRow, 'id' | 'workspace_id' | 'status'> | undefined {
+  return db.prepare<[number], Pick<ChecklistRow, 'id' | 'workspace_id' | 'status'>>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(id);
 }
 
-export type ScheduledChecklist = { id: number; status: string; scheduled_at: number | null };
+export type ScheduledChecklist = Pick<ChecklistRow, 'id' | 'status' | 'scheduled_at'>;
 
 export function scheduledChecklistById(db: Db, id: number): ScheduledChecklist | undefined {
   return db.prepare<[number], ScheduledChecklist>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(id);

@@ -152,18 +152,8 @@ export function setTaskExclusive(db: Db, id: number, exclusive: boolean): void {
 
 // ── standalone tasks (docs/tasks.md) ───────────────────────────────────────────
 
-export interface StandaloneInsert {
-  key: string;
-  workspace_id: number;
-  attached_checklist_id: number | null;
-  name: string;
-  description: string | null;
-  due_at: number | null;
-  due_is_manual: number;
-  is_assigned_exclusively: number;
-  raised_by: number;
-  created_at: number;
-}
+/** What a standalone task is written with: a member always raised it. */
+export type StandaloneInsert = Pick<TaskRow, 'key' | 'workspace_id' | 'attached_checklist_id' | 'name' | 'description' | 'due_at' | 'due_is_manual' | 'is_assigned_exclusively' | 'created_at'> & { raised_by: number };
 
 /** A new standalone task, Incomplete; answers its row id. */
 export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
