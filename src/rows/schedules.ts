@@ -3,8 +3,7 @@
 // checklist a run starts) is src/domain/schedules/.
 import type { Db } from '../store/open';
 import { insertOf, type RowOf } from '../store/columns';
-import type { scheduleRunsTable } from '../store/tables/schedules';
-import { schedulesTable } from '../store/tables/schedules';
+import { schedulesTable, type scheduleRunsTable } from '../store/tables/schedules';
 
 /** A schedule row as stored (store/tables/schedules.ts). */
 export type ScheduleRow = RowOf<typeof schedulesTable.columns>;
