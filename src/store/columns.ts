@@ -70,8 +70,9 @@ export type InsertOf<D extends Columns> = Omit<{ [K in Exclude<keyof D, Optional
 export interface Table<D extends Columns> {
   readonly name: string;
   readonly columns: D;
-  /** The PRIMARY KEY's columns in key order (none: the table has only SQLite's rowid). */
-  readonly primaryKey: readonly (keyof D & string)[];
+  /** The PRIMARY KEY's columns in key order (none: the table has only SQLite's rowid). Plain
+   * strings, so that every declaration is a Table<Columns>; table() checks them. */
+  readonly primaryKey: readonly string[];
 }
 
 /**
@@ -81,7 +82,7 @@ export interface Table<D extends Columns> {
 export const table = <D extends Columns>(name: string, columns: D, primaryKey?: readonly (keyof D & string)[]): Table<D> => ({
   name,
   columns,
-  primaryKey: primaryKey ?? (Object.keys(columns) as (keyof D & string)[]).filter((n) => columns[n].rowId),
+  primaryKey: primaryKey ?? Object.keys(columns).filter((n) => columns[n].rowId),
 });
 
 /** The column names of a declaration, in declaration order. */
