@@ -746,3 +746,12 @@ CREATE TABLE change_log (
 CREATE TABLE change_log_state (
   lineage TEXT NOT NULL
 );
+
+-- version: 12
+-- Data Sets: the per-set revision of version 5 is gone with the cache that read it (records are
+-- remembered through the store's one memo, docs/performance.md); its triggers went on rewriting a
+-- data_sets row on every record write. Triggers first: a column a trigger names cannot be dropped.
+DROP TRIGGER data_set_records_rev_insert;
+DROP TRIGGER data_set_records_rev_update;
+DROP TRIGGER data_set_records_rev_delete;
+ALTER TABLE data_sets DROP COLUMN rev;

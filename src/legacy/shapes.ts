@@ -8,7 +8,7 @@ import { checklistUrl } from '../domain/urls';
 import { checklistTemplateRef, type ChecklistRow } from '../domain/checklist-lookup';
 import { memberById, fullName } from '../rows/people';
 import { tagsOf } from '../rows/tags';
-import { commentsOfTask } from '../rows/comments';
+import { commentsOfTask, type CommentRow as StoredCommentRow } from '../rows/comments';
 import { fieldFiles } from '../domain/tasks/files';
 import { answerView } from '../domain/tasks/field-values';
 import { fieldName, type TaskTarget } from '../domain/tasks/target';
@@ -104,13 +104,8 @@ export function legacyAssignees(ctx: Ctx, taskId: number) {
   return assigneesOf(ctx, taskId).map((a) => ({ assigneeId: a.id, assigneeName: a.name ?? null, assigneeType: ASSIGNEE_TYPE[a.type] }));
 }
 
-interface CommentRow {
-  id: number;
-  author_id: number | null;
-  html: string | null;
-  text: string;
-  created_at: number;
-}
+/** What a legacy comment shows of a comment row. */
+type CommentRow = Pick<StoredCommentRow, 'id' | 'author_id' | 'html' | 'text' | 'created_at'>;
 
 export function legacyComment(ctx: Ctx, c: CommentRow) {
   const by = userIdAndName(ctx, c.author_id);

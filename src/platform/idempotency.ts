@@ -8,6 +8,8 @@
 // and the client may retry it (docs/platform.md).
 import type { Ctx } from '../context';
 import type { Db } from '../store/open';
+import { selectList, type RowOf } from '../store/columns';
+import { idempotencyTable } from '../store/tables/platform';
 import type { Operation } from '../operations/define';
 import type { Outcome } from './idempotency-types';
 import { conflict, validationError } from '../errors';
@@ -19,14 +21,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 export const ABANDONED_CLAIM_MS = 60_000;
 export const MAX_KEY_LENGTH = 255;
 
-interface Row {
-  fingerprint: string;
-  state: 'running' | 'done';
-  status: number | null;
-  body: string | null;
-  headers: string | null;
-  created_at: number;
-}
+/** What a claim is judged by: the row but its key (store/tables/platform.ts). */
+const CLAIM_COLUMNS = ['fingerprint', 'state', 'status', 'body', 'headers', 'created_at'] as const;
+type Row = Pick<RowOf<typeof idempotencyTable.columns>, (typeof CLAIM_COLUMNS)[number]>;
 
 /** JSON with object keys sorted, so {a,b} and {b,a} are the same request. */
 export function canonicalJson(v: unknown): string {
@@ -58,7 +55,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private lastSweep = -Infinity;
 
   constructor(private readonly db: Db) {
-    this.get = db.prepare<[number, string], Row>('SELECT fingerprint, state, status, body, headers, created_at FROM idempotency WHERE workspace_id = ? AND key = ?');
+    this.get = db.prepare<[number, string], Row>(`SELECT ${selectList(idempotencyTable, CLAIM_COLUMNS)} FROM idempotency WHERE workspace_id = ? AND key = ?`);
     this.claim = db.prepare<[number, string, string, number]>(
       `INSERT INTO idempotency (workspace_id, key, fingerprint, state, status, body, headers, created_at) VALUES (?, ?, ?, 'running', NULL, NULL, NULL, ?)
        ON CONFLICT (workspace_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'running', status = NULL, body = NULL, headers = NULL, created_at = excluded.created_at`,

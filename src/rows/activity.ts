@@ -2,9 +2,10 @@
 // (store/memo.ts), so recording who did what does not make the checklist's evaluated state,
 // computed by the same write, stale.
 import type { Db } from '../store/open';
-import { activityTable, insertOf, type InsertOf } from '../store/columns';
+import { insertOf, selectList, type InsertOf, type RowOf } from '../store/columns';
+import { activityTable } from '../store/tables/tasks';
 
-/** What an activity entry is written with (store/columns.ts). */
+/** What an activity entry is written with (store/tables/tasks.ts). */
 export type ActivityInsert = InsertOf<typeof activityTable.columns>;
 
 const ACTIVITY_INSERT = insertOf(activityTable);
@@ -13,25 +14,21 @@ export function insertActivity(db: Db, a: ActivityInsert): void {
   db.prepare(ACTIVITY_INSERT.sql).run(ACTIVITY_INSERT.values(a));
 }
 
-export interface ActivityRow {
-  id: number;
-  member_id: number | null;
-  action: string;
-  text: string;
-  data: string | null;
-  created_at: number;
-}
+/** An entry as the feeds read it: the declared columns but where it happened (store/tables/tasks.ts). */
+export type ActivityRow = Pick<RowOf<typeof activityTable.columns>, (typeof FEED_COLUMNS)[number]>;
+
+const FEED_COLUMNS = ['id', 'member_id', 'action', 'text', 'data', 'created_at'] as const;
 
 /** A task's feed, newest first. */
 export function activityOfTask(db: Db, taskId: number): ActivityRow[] {
-  return db.prepare<[number], ActivityRow>('SELECT id, member_id, action, text, data, created_at FROM activity WHERE task_id = ? ORDER BY created_at DESC, id DESC').all(taskId);
+  return db.prepare<[number], ActivityRow>(`SELECT ${selectList(activityTable, FEED_COLUMNS)} FROM activity WHERE task_id = ? ORDER BY created_at DESC, id DESC`).all(taskId);
 }
 
 /** A checklist's feed, newest first, with the key of the task each entry is about. */
 export function activityOfChecklist(db: Db, checklistId: number): (ActivityRow & { task_key: string | null })[] {
   return db
     .prepare<[number], ActivityRow & { task_key: string | null }>(
-      `SELECT a.id, t.key AS task_key, a.member_id, a.action, a.text, a.data, a.created_at
+      `SELECT ${selectList(activityTable, FEED_COLUMNS, 'a')}, t.key AS task_key
          FROM activity a LEFT JOIN tasks t ON t.id = a.task_id
         WHERE a.checklist_id = ? ORDER BY a.created_at DESC, a.id DESC`,
     )

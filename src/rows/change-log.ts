@@ -5,6 +5,8 @@
 // The triggers are made by the first checkpoint of a database and dropped when its data is
 // replaced (a reset or an import): a database nobody checkpoints pays nothing for them.
 import type { Db } from '../store/open';
+import type { RowOf } from '../store/columns';
+import type { changeLogTable } from '../store/tables/platform';
 
 /** One watched table: how a row is named, what is kept of it, and which changes are logged. */
 export interface Watched {
@@ -186,14 +188,8 @@ export const lastChangeId = (db: Db, schema = 'main'): number =>
 export const logLineage = (db: Db, schema = 'main'): string | undefined =>
   (db.prepare(`SELECT lineage FROM ${schema}.change_log_state LIMIT 1`).get() as { lineage: string } | undefined)?.lineage;
 
-export interface ChangeRow {
-  id: number;
-  tbl: string;
-  op: 'I' | 'U' | 'D';
-  row: string;
-  old: string | null;
-  new: string | null;
-}
+/** A change log row as stored (store/tables/platform.ts). */
+export type ChangeRow = RowOf<typeof changeLogTable.columns>;
 
 /** The log after `id`, oldest first (an index range: the rows since, never the table). */
 export const changesSince = (db: Db, id: number, schema = 'main'): ChangeRow[] =>

@@ -1,9 +1,10 @@
 // Checklist rows as stored (schema.sql `checklists`), with their finders and writers.
 import type { Db } from '../store/open';
 import { memoized } from '../store/memo';
-import { checklistsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { checklistsTable } from '../store/tables/checklists';
 
-/** A checklist row as stored (store/columns.ts). */
+/** A checklist row as stored (store/tables/checklists.ts). */
 export type ChecklistRow = RowOf<typeof checklistsTable.columns>;
 
 export function checklistById(db: Db, id: number): ChecklistRow | undefined {
@@ -107,11 +108,11 @@ export function setChecklistStarted(db: Db, id: number, at: number): void {
   db.prepare("UPDATE checklists SET status = 'InProgress', started_at = ? WHERE id = ?").run(at, id);
 }
 
-export function checklistStatusById(db: Db, id: number): { id: number; workspace_id: number; status: string } | undefined {
-  return db.prepare<[number], { id: number; workspace_id: number; status: string }>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(id);
+export function checklistStatusById(db: Db, id: number): Pick<ChecklistRow, 'id' | 'workspace_id' | 'status'> | undefined {
+  return db.prepare<[number], Pick<ChecklistRow, 'id' | 'workspace_id' | 'status'>>('SELECT id, workspace_id, status FROM checklists WHERE id = ?').get(id);
 }
 
-export type ScheduledChecklist = { id: number; status: string; scheduled_at: number | null };
+export type ScheduledChecklist = Pick<ChecklistRow, 'id' | 'status' | 'scheduled_at'>;
 
 export function scheduledChecklistById(db: Db, id: number): ScheduledChecklist | undefined {
   return db.prepare<[number], ScheduledChecklist>('SELECT id, status, scheduled_at FROM checklists WHERE id = ?').get(id);
@@ -196,7 +197,7 @@ export function insertChecklistRow(db: Db, c: ChecklistInsert): number {
 
 const CHECKLIST_INSERT = insertOf(checklistsTable);
 
-/** The one INSERT of a checklist (store/columns.ts: defaults and NULLs may be left out); answers its row id. */
+/** The one INSERT of a checklist (store/columns.ts insertOf: defaults and NULLs may be left out); answers its row id. */
 export function insertChecklist(db: Db, c: InsertOf<typeof checklistsTable.columns>): number {
   return Number(db.prepare(CHECKLIST_INSERT.sql).run(CHECKLIST_INSERT.values(c)).lastInsertRowid);
 }

@@ -2,27 +2,26 @@
 // log stood when each was made. Kept in the database, so a checkpoint made on a file
 // survives a restart and is seen by every process sharing the file.
 import type { Db } from '../store/open';
+import { insertOf, selectList, type RowOf } from '../store/columns';
+import { checkpointsTable } from '../store/tables/platform';
 import { clearLog, stopLogging } from './change-log';
 
-export interface CheckpointRow {
-  id: string;
-  /** The change log's last id when it was made: the diff reads the log after it. */
-  change_seq: number;
-  /** The activity feed's last id then: who did what since is read after it. */
-  activity_seq: number;
-  created_at: number;
-  /** 'reset' or 'import' once the data was replaced after it: its diff is refused. */
-  replaced_by: string | null;
-}
+/** A checkpoint row as stored (store/tables/platform.ts). */
+export type CheckpointRow = RowOf<typeof checkpointsTable.columns>;
+
+const CHECKPOINT = selectList(checkpointsTable);
 
 export const checkpointById = (db: Db, id: string): CheckpointRow | undefined =>
-  db.prepare<[string], CheckpointRow>('SELECT id, change_seq, activity_seq, created_at, replaced_by FROM checkpoints WHERE id = ?').get(id);
+  db.prepare<[string], CheckpointRow>(`SELECT ${CHECKPOINT} FROM checkpoints WHERE id = ?`).get(id);
 
 export const allCheckpoints = (db: Db): CheckpointRow[] =>
-  db.prepare<[], CheckpointRow>('SELECT id, change_seq, activity_seq, created_at, replaced_by FROM checkpoints ORDER BY created_at, id').all();
+  db.prepare<[], CheckpointRow>(`SELECT ${CHECKPOINT} FROM checkpoints ORDER BY created_at, id`).all();
+
+/** A checkpoint whose data was not replaced (replaced_by NULL). */
+const CHECKPOINT_INSERT = insertOf(checkpointsTable);
 
 export function insertCheckpoint(db: Db, c: Omit<CheckpointRow, 'replaced_by'>): void {
-  db.prepare('INSERT INTO checkpoints (id, change_seq, activity_seq, created_at) VALUES (?, ?, ?, ?)').run(c.id, c.change_seq, c.activity_seq, c.created_at);
+  db.prepare(CHECKPOINT_INSERT.sql).run(CHECKPOINT_INSERT.values(c));
 }
 
 export const deleteCheckpoint = (db: Db, id: string): boolean => db.prepare('DELETE FROM checkpoints WHERE id = ?').run(id).changes > 0;

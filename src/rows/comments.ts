@@ -1,8 +1,9 @@
 // Task comments as stored (schema.sql `comments`). Never edited: added and deleted whole.
 import type { Db } from '../store/open';
-import { commentsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { commentsTable } from '../store/tables/tasks';
 
-/** A comment row as stored (store/columns.ts). */
+/** A comment row as stored (store/tables/tasks.ts). */
 export type CommentRow = RowOf<typeof commentsTable.columns>;
 
 export function commentById(db: Db, id: number): CommentRow | undefined {

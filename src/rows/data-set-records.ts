@@ -1,19 +1,19 @@
 // Data Set record rows (schema.sql `data_set_records`): values as one JSON object keyed by field key.
 import type { Db } from '../store/open';
+import { insertOf, selectList, type RowOf } from '../store/columns';
+import { dataSetRecordsTable } from '../store/tables/datasets';
 
-export interface RecordRow {
-  id: number;
-  key: string;
-  position: number;
-  /** JSON object keyed by field key. */
-  vals: string;
-}
+/** A record as the finders read it: without its set and creation time (store/tables/datasets.ts). */
+export type RecordRow = Pick<RowOf<typeof dataSetRecordsTable.columns>, (typeof RECORD_COLUMNS)[number]>;
+
+const RECORD_COLUMNS = ['id', 'key', 'position', 'vals'] as const;
+const RECORD = selectList(dataSetRecordsTable, RECORD_COLUMNS);
 
 export const recordsOfDataSet = (db: Db, dataSetId: number): RecordRow[] =>
-  db.prepare<[number], RecordRow>('SELECT id, key, position, vals FROM data_set_records WHERE data_set_id = ? ORDER BY position, id').all(dataSetId);
+  db.prepare<[number], RecordRow>(`SELECT ${RECORD} FROM data_set_records WHERE data_set_id = ? ORDER BY position, id`).all(dataSetId);
 
 export const recordByKey = (db: Db, dataSetId: number, key: string): RecordRow | undefined =>
-  db.prepare<[string, number], RecordRow>('SELECT id, key, position, vals FROM data_set_records WHERE key = ? COLLATE NOCASE AND data_set_id = ?').get(key, dataSetId);
+  db.prepare<[string, number], RecordRow>(`SELECT ${RECORD} FROM data_set_records WHERE key = ? COLLATE NOCASE AND data_set_id = ?`).get(key, dataSetId);
 
 /** A record by row id with its set (an event subject). */
 export const recordById = (db: Db, id: number): { key: string; data_set_id: number; vals: string } | undefined =>
@@ -24,8 +24,11 @@ export const recordCountOf = (db: Db, dataSetId: number): number => db.prepare<[
 export const nextRecordPosition = (db: Db, dataSetId: number): number =>
   db.prepare<[number], { p: number }>('SELECT coalesce(max(position), -1) + 1 AS p FROM data_set_records WHERE data_set_id = ?').get(dataSetId)!.p;
 
+const RECORD_INSERT = insertOf(dataSetRecordsTable);
+
 export function insertRecordRow(db: Db, r: { key: string; dataSetId: number; position: number; vals: string; createdAt: number }): number {
-  return Number(db.prepare('INSERT INTO data_set_records (key, data_set_id, position, vals, created_at) VALUES (?, ?, ?, ?, ?)').run(r.key, r.dataSetId, r.position, r.vals, r.createdAt).lastInsertRowid);
+  const row = { key: r.key, data_set_id: r.dataSetId, position: r.position, vals: r.vals, created_at: r.createdAt };
+  return Number(db.prepare(RECORD_INSERT.sql).run(RECORD_INSERT.values(row)).lastInsertRowid);
 }
 
 export const setRecordVals = (db: Db, id: number, vals: string): void => void db.prepare('UPDATE data_set_records SET vals = ? WHERE id = ?').run(vals, id);

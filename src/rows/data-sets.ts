@@ -1,18 +1,10 @@
 // Data Set rows (schema.sql `data_sets`). System sets (workspace_id NULL) are shared by every workspace.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { dataSetsTable } from '../store/tables/datasets';
 
-export interface DataSetRow {
-  id: number;
-  key: string;
-  workspace_id: number | null;
-  slug: string | null;
-  name: string;
-  description: string | null;
-  source: 'organisation' | 'system';
-  folder_id: number | null;
-  created_at: number | null;
-  updated_at: number | null;
-}
+/** A Data Set row as stored (store/tables/datasets.ts). */
+export type DataSetRow = RowOf<typeof dataSetsTable.columns>;
 
 /** A set of this workspace, or a system set, by key. */
 export const dataSetByKey = (db: Db, workspaceId: number, key: string): DataSetRow | undefined =>
@@ -46,12 +38,12 @@ export const dataSetByName = (db: Db, workspaceId: number, name: string): { id: 
     )
     .get(workspaceId, name, name);
 
+/** An organisation set (no slug, no folder: NULL). */
+const DATA_SET_INSERT = insertOf(dataSetsTable);
+
 export function insertDataSetRow(db: Db, s: { key: string; workspaceId: number; name: string; description: string | null; now: number }): number {
-  return Number(
-    db
-      .prepare("INSERT INTO data_sets (key, workspace_id, slug, name, description, source, folder_id, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, 'organisation', NULL, ?, ?)")
-      .run(s.key, s.workspaceId, s.name, s.description, s.now, s.now).lastInsertRowid,
-  );
+  const row = { key: s.key, workspace_id: s.workspaceId, name: s.name, description: s.description, source: 'organisation' as const, created_at: s.now, updated_at: s.now };
+  return Number(db.prepare(DATA_SET_INSERT.sql).run(DATA_SET_INSERT.values(row)).lastInsertRowid);
 }
 
 export const setDataSetName = (db: Db, id: number, name: string): void => void db.prepare('UPDATE data_sets SET name = ? WHERE id = ?').run(name, id);

@@ -1,19 +1,10 @@
 // Template drafts (schema.sql `drafts`): a document being edited, and the state of its last commit.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { draftsTable } from '../store/tables/templates';
 
-export interface DraftRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  template_id: number | null;
-  base_version: number | null;
-  document: string;
-  created_by: number | null;
-  created_at: number;
-  updated_at: number;
-  commit_state: 'pending' | 'succeeded' | 'failed' | null;
-  commit_result: string | null;
-}
+/** A draft row as stored (store/tables/templates.ts). */
+export type DraftRow = RowOf<typeof draftsTable.columns>;
 
 export const draftByKey = (db: Db, workspaceId: number, key: string): DraftRow | undefined =>
   db.prepare<[number, string], DraftRow>('SELECT * FROM drafts WHERE workspace_id = ? AND key = ? COLLATE NOCASE').get(workspaceId, key);
@@ -24,17 +15,12 @@ export const draftById = (db: Db, id: number): DraftRow | undefined => db.prepar
 export const draftsOfWorkspace = (db: Db, workspaceId: number): DraftRow[] =>
   db.prepare<[number], DraftRow>('SELECT * FROM drafts WHERE workspace_id = ? ORDER BY updated_at DESC, id DESC').all(workspaceId);
 
+/** A draft with no commit yet (commit state and result NULL). */
+const DRAFT_INSERT = insertOf(draftsTable);
+
 export function insertDraft(db: Db, d: { key: string; workspaceId: number; templateId: number | null; baseVersion: number | null; document: string; createdBy: number; now: number }): void {
-  db.prepare('INSERT INTO drafts (key, workspace_id, template_id, base_version, document, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-    d.key,
-    d.workspaceId,
-    d.templateId,
-    d.baseVersion,
-    d.document,
-    d.createdBy,
-    d.now,
-    d.now,
-  );
+  const row = { key: d.key, workspace_id: d.workspaceId, template_id: d.templateId, base_version: d.baseVersion, document: d.document, created_by: d.createdBy, created_at: d.now, updated_at: d.now };
+  db.prepare(DRAFT_INSERT.sql).run(DRAFT_INSERT.values(row));
 }
 
 export const setDraftDocument = (db: Db, id: number, document: string, at: number): void => void db.prepare('UPDATE drafts SET document = ?, updated_at = ? WHERE id = ?').run(document, at, id);

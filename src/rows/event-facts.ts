@@ -1,12 +1,10 @@
 // What webhook matching reads of the thing an event names (a read model over tasks, checklists,
 // templates and comments): the task key and the template key a subscription's scope compares.
 import type { Db } from '../store/open';
+import type { TaskRow } from './tasks';
 
-export interface TaskFactsRow {
-  key: string;
-  checklist_id: number | null;
-  attached_checklist_id: number | null;
-}
+/** What matching reads of a task row. */
+export type TaskFactsRow = Pick<TaskRow, 'key' | 'checklist_id' | 'attached_checklist_id'>;
 
 /** The key of the template a checklist was run from. */
 export const templateKeyOfChecklistRow = (db: Db, checklistId: number): string | undefined =>

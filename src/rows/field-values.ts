@@ -1,10 +1,10 @@
 // Field answers as stored (schema.sql `field_values`): JSON text per task and field key.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { fieldValuesTable } from '../store/tables/tasks';
 
-export interface FieldValueRow {
-  field_key: string;
-  value: string | null;
-}
+/** An answer as the finders of a task's answers read it: its key and JSON value. */
+export type FieldValueRow = Pick<StoredFieldValueRow, 'field_key' | 'value'>;
 
 /** A task's stored answers. */
 export function fieldValuesOfTask(db: Db, taskId: number): FieldValueRow[] {
@@ -20,19 +20,16 @@ export function deleteFieldValue(db: Db, taskId: number, fieldKey: string): void
   db.prepare('DELETE FROM field_values WHERE task_id = ? AND field_key = ? COLLATE NOCASE').run(taskId, fieldKey);
 }
 
+const VALUE_INSERT = insertOf(fieldValuesTable);
+
 /** Replaces the answer (the key is stored as given, whatever case an earlier answer had). */
 export function replaceFieldValue(db: Db, taskId: number, fieldKey: string, json: string, at: number, by: number): void {
   deleteFieldValue(db, taskId, fieldKey);
-  db.prepare('INSERT INTO field_values (task_id, field_key, value, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)').run(taskId, fieldKey, json, at, by);
+  db.prepare(VALUE_INSERT.sql).run(VALUE_INSERT.values({ task_id: taskId, field_key: fieldKey, value: json, updated_at: at, updated_by: by }));
 }
 
-export interface StoredFieldValueRow {
-  task_id: number;
-  field_key: string;
-  value: string | null;
-  updated_at: number;
-  updated_by: number | null;
-}
+/** An answer row as stored (store/tables/tasks.ts). */
+export type StoredFieldValueRow = RowOf<typeof fieldValuesTable.columns>;
 
 /** Every stored answer of a checklist's tasks, with who answered when. */
 export function storedValuesOfChecklist(db: Db, checklistId: number): StoredFieldValueRow[] {

@@ -1,5 +1,7 @@
 // Stored files (schema.sql `files`): File Upload answers (field_key set) and comment attachments.
 import type { Db } from '../store/open';
+import { columnNames, insertOf, selectList, type RowOf } from '../store/columns';
+import { filesTable } from '../store/tables/tasks';
 
 /** File Upload answers of a checklist's own tasks, by field key, in upload order. */
 export function fieldFileNamesOfChecklist(db: Db, checklistId: number): { field_key: string; name: string }[] {
@@ -23,23 +25,13 @@ export function deleteFile(db: Db, id: number): void {
   db.prepare('DELETE FROM files WHERE id = ?').run(id);
 }
 
-export interface FileRow {
-  id: number;
-  workspace_id: number;
-  task_id: number | null;
-  field_key: string | null;
-  name: string;
-  content_type: string;
-  data: Buffer;
-  token: string;
-  created_at: number;
-  created_by: number | null;
-}
+/** A file row as stored (store/tables/tasks.ts). */
+export type FileRow = RowOf<typeof filesTable.columns>;
 
 /** A file's facts without its bytes, with their size. */
 export type FileInfo = Omit<FileRow, 'data'> & { size: number };
 
-const INFO = 'SELECT id, workspace_id, task_id, field_key, name, content_type, token, created_at, created_by, length(data) AS size FROM files';
+const INFO = `SELECT ${selectList(filesTable, columnNames(filesTable).filter((c) => c !== 'data'))}, length(data) AS size FROM files`;
 
 export function fileInfoById(db: Db, id: number): FileInfo | undefined {
   return db.prepare<[number], FileInfo>(`${INFO} WHERE id = ?`).get(id);
@@ -55,12 +47,10 @@ export function fileOfField(db: Db, id: number, taskId: number, fieldKey: string
   return db.prepare<[number, number, string], { id: number; name: string }>('SELECT id, name FROM files WHERE id = ? AND task_id = ? AND field_key = ? COLLATE NOCASE').get(id, taskId, fieldKey);
 }
 
+const FILE_INSERT = insertOf(filesTable);
+
 export function insertFile(db: Db, f: Omit<FileRow, 'id'>): number {
-  return Number(
-    db
-      .prepare('INSERT INTO files (workspace_id, task_id, field_key, name, content_type, data, token, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(f.workspace_id, f.task_id, f.field_key, f.name, f.content_type, f.data, f.token, f.created_at, f.created_by).lastInsertRowid,
-  );
+  return Number(db.prepare(FILE_INSERT.sql).run(FILE_INSERT.values(f)).lastInsertRowid);
 }
 
 /** The File Upload answers of a checklist's tasks. */

@@ -1,6 +1,8 @@
 // API keys (`api_keys` rows; spec v3 5.2) and the members a key change involves: the
 // finders and writers of the key control routes and the library's `apiKeys`.
 import type { Db } from '../store/open';
+import { insertOf } from '../store/columns';
+import { apiKeysTable } from '../store/tables/people';
 import type { KeyRow, MemberRow, WorkspaceRow } from './people';
 
 export const allKeys = (db: Db): KeyRow[] => db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY id').all();
@@ -12,12 +14,11 @@ export const keyById = (db: Db, id: number): KeyRow | undefined => db.prepare<[n
 /** Whether a key with this digest exists (key values are unique). */
 export const keyHashTaken = (db: Db, digest: string): boolean => db.prepare<[string], { id: number }>('SELECT id FROM api_keys WHERE key_hash = ?').get(digest) !== undefined;
 
+const KEY_INSERT = insertOf(apiKeysTable);
+
 /** Inserts a key, not revoked; returns its id. */
 export function insertKey(db: Db, k: Pick<KeyRow, 'workspace_id' | 'name' | 'key_hash' | 'member_id' | 'expires_on' | 'created_at'>): number {
-  const { lastInsertRowid } = db
-    .prepare('INSERT INTO api_keys (workspace_id, name, key_hash, member_id, expires_on, revoked_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, ?)')
-    .run(k.workspace_id, k.name, k.key_hash, k.member_id, k.expires_on, k.created_at);
-  return Number(lastInsertRowid);
+  return Number(db.prepare(KEY_INSERT.sql).run(KEY_INSERT.values({ ...k, revoked_at: null })).lastInsertRowid);
 }
 
 export function updateKey(db: Db, id: number, k: Pick<KeyRow, 'name' | 'member_id' | 'expires_on'>): void {

@@ -3,6 +3,8 @@
 // reads back: measured on the demo fixture, building row objects column by column in the
 // driver cost four to five times as much as the statement itself (docs/performance.md).
 import type { Db } from '../store/open';
+import type { RowOf } from '../store/columns';
+import type { tasksTable } from '../store/tables/tasks';
 
 /** One assignee as stored, with the name of the group or member it names (absent when gone). */
 export interface GridAssigneeRow {
@@ -14,20 +16,10 @@ export interface GridAssigneeRow {
 }
 
 /** What one Tasks grid row needs: the task, its assignees, tags, comments, the member's snooze, and its checklist with the template version it runs. */
-export interface GridFactsRow {
-  id: number;
-  key: string;
-  name: string;
-  status: 'Incomplete' | 'Complete' | 'NotApplicable' | null;
-  is_heading: number;
-  due_at: number | null;
-  grid_halted: number;
-  checklist_id: number | null;
-  attached_checklist_id: number | null;
-  is_assigned_exclusively: number;
-  raised_by: number | null;
-  completed_at: number | null;
-  not_applicable_at: number | null;
+export type GridFactsRow = Pick<RowOf<typeof tasksTable.columns>, (typeof TASK_COLUMNS)[number]> & GridJoined;
+
+/** What the page joins to a task's columns. */
+interface GridJoined {
   assignees: GridAssigneeRow[];
   /** Tag names, unordered. */
   tags: string[];
@@ -40,10 +32,11 @@ export interface GridFactsRow {
   template: { key: string; name: string | null; description: string | null; created_at: number | null } | null;
 }
 
+/** The task's columns a grid row reads (store/tables/tasks.ts). */
 const TASK_COLUMNS = [
   'id', 'key', 'name', 'status', 'is_heading', 'due_at', 'grid_halted', 'checklist_id', 'attached_checklist_id',
   'is_assigned_exclusively', 'raised_by', 'completed_at', 'not_applicable_at',
-] as const;
+] as const satisfies readonly (keyof typeof tasksTable.columns)[];
 
 const PAGE_SQL = `SELECT json_group_array(json_array(
     ${TASK_COLUMNS.map((c) => `t.${c}`).join(', ')},

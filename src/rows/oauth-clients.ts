@@ -1,22 +1,13 @@
 // OAuth clients registered with RFC 7591 on one regional address (docs/oauth.md): the rows
 // of `oauth_clients`, read and written by src/oauth alone.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { oauthClientsTable } from '../store/tables/oauth';
 
-export type ClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
+/** A client row as stored (store/tables/oauth.ts): redirect_uris a JSON array, metadata a JSON object. */
+export type OAuthClientRow = RowOf<typeof oauthClientsTable.columns>;
 
-export interface OAuthClientRow {
-  id: number;
-  client_id: string;
-  region: 'US' | 'EU';
-  secret_hash: string | null;
-  auth_method: ClientAuthMethod;
-  name: string | null;
-  /** JSON array of strings. */
-  redirect_uris: string;
-  /** JSON object. */
-  metadata: string;
-  created_at: number;
-}
+export type ClientAuthMethod = OAuthClientRow['auth_method'];
 
 export const oauthClientById = (db: Db, clientId: string): OAuthClientRow | undefined =>
   db.prepare<[string], OAuthClientRow>('SELECT * FROM oauth_clients WHERE client_id = ?').get(clientId);
@@ -24,9 +15,8 @@ export const oauthClientById = (db: Db, clientId: string): OAuthClientRow | unde
 export const oauthClientByRowId = (db: Db, id: number): OAuthClientRow | undefined =>
   db.prepare<[number], OAuthClientRow>('SELECT * FROM oauth_clients WHERE id = ?').get(id);
 
+const CLIENT_INSERT = insertOf(oauthClientsTable);
+
 export function insertOAuthClient(db: Db, c: Omit<OAuthClientRow, 'id'>): number {
-  const { lastInsertRowid } = db
-    .prepare('INSERT INTO oauth_clients (client_id, region, secret_hash, auth_method, name, redirect_uris, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(c.client_id, c.region, c.secret_hash, c.auth_method, c.name, c.redirect_uris, c.metadata, c.created_at);
-  return Number(lastInsertRowid);
+  return Number(db.prepare(CLIENT_INSERT.sql).run(CLIENT_INSERT.values(c)).lastInsertRowid);
 }

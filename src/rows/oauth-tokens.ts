@@ -2,53 +2,34 @@
 // the rows of `oauth_grants` and `oauth_tokens`, read and written by src/oauth alone. Tokens
 // are found by their SHA-256 digest; the token itself is never stored.
 import type { Db } from '../store/open';
+import { columnNames, insertOf, type RowOf } from '../store/columns';
+import { oauthGrantsTable, oauthTokensTable } from '../store/tables/oauth';
 
-export type ActsAs = 'member' | 'workspace' | 'key';
-export type TokenKind = 'code' | 'access' | 'refresh';
+/** A grant row as stored (store/tables/oauth.ts). */
+export type OAuthGrantRow = RowOf<typeof oauthGrantsTable.columns>;
 
-export interface OAuthGrantRow {
-  id: number;
-  client_id: number;
-  workspace_id: number;
-  acts_as: ActsAs;
-  member_id: number | null;
-  key_id: number | null;
-  resource: string;
-  created_at: number;
-  revoked_at: number | null;
-}
+/** A code, access or refresh token row as stored. */
+export type OAuthTokenRow = RowOf<typeof oauthTokensTable.columns>;
 
-export interface OAuthTokenRow {
-  id: number;
-  grant_id: number;
-  kind: TokenKind;
-  token_hash: string;
-  expires_at: number;
-  used_at: number | null;
-  revoked_at: number | null;
-  code_challenge: string | null;
-  redirect_uri: string | null;
-  created_at: number;
-}
+export type ActsAs = OAuthGrantRow['acts_as'];
+export type TokenKind = OAuthTokenRow['kind'];
 
 /** A token with its grant, as one lookup answers it. */
 export type TokenWithGrant = OAuthTokenRow & { grant: OAuthGrantRow };
 
+// A grant is written not revoked, a token neither used nor revoked: those columns NULL.
+const GRANT_INSERT = insertOf(oauthGrantsTable);
+const TOKEN_INSERT = insertOf(oauthTokensTable);
+
 export function insertGrant(db: Db, g: Omit<OAuthGrantRow, 'id' | 'revoked_at'>): number {
-  const { lastInsertRowid } = db
-    .prepare('INSERT INTO oauth_grants (client_id, workspace_id, acts_as, member_id, key_id, resource, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
-    .run(g.client_id, g.workspace_id, g.acts_as, g.member_id, g.key_id, g.resource, g.created_at);
-  return Number(lastInsertRowid);
+  return Number(db.prepare(GRANT_INSERT.sql).run(GRANT_INSERT.values({ ...g, revoked_at: null })).lastInsertRowid);
 }
 
 export function insertToken(db: Db, t: Omit<OAuthTokenRow, 'id' | 'used_at' | 'revoked_at'>): number {
-  const { lastInsertRowid } = db
-    .prepare('INSERT INTO oauth_tokens (grant_id, kind, token_hash, expires_at, used_at, revoked_at, code_challenge, redirect_uri, created_at) VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?)')
-    .run(t.grant_id, t.kind, t.token_hash, t.expires_at, t.code_challenge, t.redirect_uri, t.created_at);
-  return Number(lastInsertRowid);
+  return Number(db.prepare(TOKEN_INSERT.sql).run(TOKEN_INSERT.values({ ...t, used_at: null, revoked_at: null })).lastInsertRowid);
 }
 
-const GRANT_COLUMNS = ['id', 'client_id', 'workspace_id', 'acts_as', 'member_id', 'key_id', 'resource', 'created_at', 'revoked_at'] as const;
+const GRANT_COLUMNS = columnNames(oauthGrantsTable);
 
 /** The token with this digest and its grant, whatever its state (the caller judges expiry, use and revocation). */
 export function tokenByHash(db: Db, digest: string): TokenWithGrant | undefined {

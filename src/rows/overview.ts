@@ -1,13 +1,10 @@
 // What the emulator panel's overview counts (src/control/overview.ts): the workspaces, the
 // webhook deliveries by workspace and status, and the database's size.
 import type { Db } from '../store/open';
+import type { WorkspaceRow } from './people';
 
-export interface WorkspaceBrief {
-  id: number;
-  key: string;
-  name: string;
-  region: 'US' | 'EU';
-}
+/** What the overview shows of a workspace row. */
+export type WorkspaceBrief = Pick<WorkspaceRow, 'id' | 'key' | 'name' | 'region'>;
 
 export const workspaceBriefs = (db: Db): WorkspaceBrief[] => db.prepare<[], WorkspaceBrief>('SELECT id, key, name, region FROM workspaces ORDER BY id').all();
 

@@ -1,48 +1,19 @@
 // Row shapes as stored (schema.sql). Only the store and the domain see these.
 import type { Db } from '../store/open';
+import type { RowOf } from '../store/columns';
+import type { apiKeysTable, groupsTable, membersTable, workspacesTable } from '../store/tables/people';
 
-export interface WorkspaceRow {
-  id: number;
-  key: string;
-  name: string;
-  region: 'US' | 'EU';
-  is_enterprise: number;
-  anonymous_member_id: number | null;
-  created_at: number;
-}
+/** A workspace row as stored (store/tables/people.ts). */
+export type WorkspaceRow = RowOf<typeof workspacesTable.columns>;
 
-export interface MemberRow {
-  id: number;
-  workspace_id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  role: 'Administrator' | 'Member' | 'Guest';
-  is_active: number;
-  is_anonymous: number;
-  is_removed: number;
-  time_zone: string | null;
-  rights: string;
-  created_at: number;
-}
+/** A member row as stored. */
+export type MemberRow = RowOf<typeof membersTable.columns>;
 
-export interface GroupRow {
-  id: number;
-  workspace_id: number;
-  name: string;
-  created_at: number;
-}
+/** A group row as stored. */
+export type GroupRow = RowOf<typeof groupsTable.columns>;
 
-export interface KeyRow {
-  id: number;
-  workspace_id: number;
-  name: string;
-  key_hash: string;
-  member_id: number | null;
-  expires_on: string | null;
-  revoked_at: number | null;
-  created_at: number;
-}
+/** An API key row as stored. */
+export type KeyRow = RowOf<typeof apiKeysTable.columns>;
 
 /** "First Last"; absent when there is no first name (spec v3 2.4 assignee). */
 export function fullName(m: Pick<MemberRow, 'first_name' | 'last_name'>): string | undefined {

@@ -1,19 +1,13 @@
 // Saved views of the Tasks grid (schema.sql saved_views) and each member's default view
 // (my_work_defaults). The rules of who sees and changes a view are src/domain/mywork/views.ts.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { savedViewsTable } from '../store/tables/my-work';
 
-export type SavedViewType = 'Private' | 'Team' | 'UsersGroups';
+/** A saved view row as stored (store/tables/my-work.ts): `data` the view's definition as JSON. */
+export type SavedViewRow = RowOf<typeof savedViewsTable.columns>;
 
-export interface SavedViewRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  created_by: number | null;
-  type: SavedViewType;
-  /** The view's definition as JSON. */
-  data: string;
-  created_at: number;
-}
+export type SavedViewType = SavedViewRow['type'];
 
 /** A view of the workspace by key, any case. */
 export function savedViewByKey(db: Db, workspaceId: number, key: string): SavedViewRow | undefined {
@@ -30,10 +24,10 @@ export function savedViewsOfWorkspace(db: Db, workspaceId: number): SavedViewRow
   return db.prepare<[number], SavedViewRow>('SELECT * FROM saved_views WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId);
 }
 
+const VIEW_INSERT = insertOf(savedViewsTable);
+
 export function insertSavedView(db: Db, row: Omit<SavedViewRow, 'id'>): void {
-  db.prepare('INSERT INTO saved_views (key, workspace_id, created_by, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    row.key, row.workspace_id, row.created_by, row.type, row.data, row.created_at,
-  );
+  db.prepare(VIEW_INSERT.sql).run(VIEW_INSERT.values(row));
 }
 
 export function updateSavedView(db: Db, id: number, type: SavedViewType, data: string): void {

@@ -2,40 +2,16 @@
 // finders and writers. What a schedule means (its series, its window of upcoming runs, the
 // checklist a run starts) is src/domain/schedules/.
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { schedulesTable, type scheduleRunsTable } from '../store/tables/schedules';
 
-export interface ScheduleRow {
-  id: number;
-  workspace_id: number;
-  template_id: number;
-  name: string;
-  /** JSON of the Recurrence, or '{}' for a single run. */
-  data: string;
-  created_at: number;
-  created_by: number | null;
-  time_zone: string;
-  start_local: string;
-  updated_at: number | null;
-  plan: number;
-  next_seq: number;
-  is_ended: number;
-}
+/** A schedule row as stored (store/tables/schedules.ts). */
+export type ScheduleRow = RowOf<typeof schedulesTable.columns>;
 
-export type RunStatus = 'Upcoming' | 'Started' | 'Skipped' | 'Failed';
+/** A run row as stored. */
+export type RunRow = RowOf<typeof scheduleRunsTable.columns>;
 
-export interface RunRow {
-  id: number;
-  schedule_id: number;
-  plan: number;
-  seq: number;
-  scheduled_at: number;
-  local: string;
-  status: RunStatus;
-  checklist_id: number | null;
-  started_at: number | null;
-  skipped_at: number | null;
-  skipped_by: number | null;
-  reason: string | null;
-}
+export type RunStatus = RunRow['status'];
 
 /** A schedule of the workspace. */
 export const scheduleInWorkspace = (db: Db, workspaceId: number, id: number) =>
@@ -49,12 +25,11 @@ export const schedulesOfWorkspace = (db: Db, workspaceId: number, templateId?: n
     .prepare<[number, number | null, number | null], ScheduleRow>('SELECT * FROM schedules WHERE workspace_id = ? AND (? IS NULL OR template_id = ?) ORDER BY id')
     .all(workspaceId, templateId ?? null, templateId ?? null);
 
-export function insertSchedule(db: Db, s: Pick<ScheduleRow, 'workspace_id' | 'template_id' | 'name' | 'data' | 'created_at' | 'created_by' | 'time_zone' | 'start_local'>): number {
-  return Number(
-    db
-      .prepare('INSERT INTO schedules (workspace_id, template_id, name, data, created_at, created_by, time_zone, start_local) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.workspace_id, s.template_id, s.name, s.data, s.created_at, s.created_by, s.time_zone, s.start_local).lastInsertRowid,
-  );
+const SCHEDULE_COLUMNS = ['workspace_id', 'template_id', 'name', 'data', 'created_at', 'created_by', 'time_zone', 'start_local'] as const;
+const SCHEDULE_INSERT = insertOf<typeof schedulesTable.columns, Pick<ScheduleRow, (typeof SCHEDULE_COLUMNS)[number]>>(schedulesTable, SCHEDULE_COLUMNS);
+
+export function insertSchedule(db: Db, s: Pick<ScheduleRow, (typeof SCHEDULE_COLUMNS)[number]>): number {
+  return Number(db.prepare(SCHEDULE_INSERT.sql).run(SCHEDULE_INSERT.values(s)).lastInsertRowid);
 }
 
 export function updateSchedule(db: Db, id: number, s: Pick<ScheduleRow, 'name' | 'template_id' | 'time_zone' | 'start_local' | 'data' | 'updated_at'>): void {

@@ -1,13 +1,19 @@
 // Tags and their carriers (schema.sql `tags`, `tag_assignments`). other_count counts carriers the API does not reach.
 import type { Db } from '../store/open';
+import { insertOf, selectList, type RowOf } from '../store/columns';
+import { tagsTable, type tagAssignmentsTable } from '../store/tables/tags';
 
-export type TagTarget = 'checklist' | 'task' | 'template';
+/** What a tag is put on (store/tables/tags.ts). */
+export type TagTarget = RowOf<typeof tagAssignmentsTable.columns>['target_type'];
 
 export const tagByName = (db: Db, workspaceId: number, name: string): { id: number; other_count: number } | undefined =>
   db.prepare<[number, string], { id: number; other_count: number }>('SELECT id, other_count FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE').get(workspaceId, name);
 
+/** A tag on no carrier the API does not reach (other_count 0). */
+const TAG_INSERT = insertOf(tagsTable);
+
 export const insertTag = (db: Db, t: { key: string; workspaceId: number; name: string; now: number }): number =>
-  Number(db.prepare('INSERT INTO tags (key, workspace_id, name, created_at) VALUES (?, ?, ?, ?)').run(t.key, t.workspaceId, t.name, t.now).lastInsertRowid);
+  Number(db.prepare(TAG_INSERT.sql).run(TAG_INSERT.values({ key: t.key, workspace_id: t.workspaceId, name: t.name, created_at: t.now })).lastInsertRowid);
 
 export const deleteTagRow = (db: Db, id: number): void => void db.prepare('DELETE FROM tags WHERE id = ?').run(id);
 
@@ -62,23 +68,23 @@ export const tagsOnChecklistAndTasks = (db: Db, checklistId: number): { target_t
 /** Takes every tag off a task. */
 export const untagTask = (db: Db, taskId: number): void => void db.prepare("DELETE FROM tag_assignments WHERE target_type = 'task' AND target_id = ?").run(taskId);
 
-export interface TagRow {
-  id: number;
-  key: string;
-  name: string;
-}
+/** A tag as the finders read it: its id, key and name (store/tables/tags.ts). */
+export type TagRow = Pick<RowOf<typeof tagsTable.columns>, (typeof TAG_COLUMNS)[number]>;
+
+const TAG_COLUMNS = ['id', 'key', 'name'] as const;
+const TAG = selectList(tagsTable, TAG_COLUMNS);
 
 /** Every tag of a workspace, by name without case. */
 export const tagsOfWorkspace = (db: Db, workspaceId: number): TagRow[] =>
-  db.prepare<[number], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? ORDER BY name COLLATE NOCASE, id').all(workspaceId);
+  db.prepare<[number], TagRow>(`SELECT ${TAG} FROM tags WHERE workspace_id = ? ORDER BY name COLLATE NOCASE, id`).all(workspaceId);
 
 /** The workspace's tag of that name, compared without case. */
 export const tagRowByName = (db: Db, workspaceId: number, name: string): TagRow | undefined =>
-  db.prepare<[number, string], TagRow>('SELECT id, key, name FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE').get(workspaceId, name);
+  db.prepare<[number, string], TagRow>(`SELECT ${TAG} FROM tags WHERE workspace_id = ? AND name = ? COLLATE NOCASE`).get(workspaceId, name);
 
 /** The workspace's tag of that key (a GUID, compared without case). */
 export const tagByKey = (db: Db, workspaceId: number, key: string): TagRow | undefined =>
-  db.prepare<[string, number], TagRow>('SELECT id, key, name FROM tags WHERE key = ? COLLATE NOCASE AND workspace_id = ?').get(key, workspaceId);
+  db.prepare<[string, number], TagRow>(`SELECT ${TAG} FROM tags WHERE key = ? COLLATE NOCASE AND workspace_id = ?`).get(key, workspaceId);
 
 /** The key of the tag's assignment to one carrier, or undefined when it is not on it. */
 export const assignmentKeyOf = (db: Db, tagId: number, targetType: TagTarget, targetId: number): string | undefined =>

@@ -1,11 +1,11 @@
 // Task assignments as stored (schema.sql `task_assignees`): a member or a group per row.
 import type { Db } from '../store/open';
+import type { RowOf } from '../store/columns';
+import type { taskAssigneesTable } from '../store/tables/tasks';
 import type { TaskRow } from './tasks';
 
-export interface TaskAssigneeRow {
-  assignee_type: 'TeamMember' | 'Group';
-  assignee_id: number;
-}
+/** An assignment as the finders read it: without its task (store/tables/tasks.ts). */
+export type TaskAssigneeRow = Pick<RowOf<typeof taskAssigneesTable.columns>, 'assignee_type' | 'assignee_id'>;
 
 export function assigneesOfTask(db: Db, taskId: number): TaskAssigneeRow[] {
   return db.prepare<[number], TaskAssigneeRow>('SELECT assignee_type, assignee_id FROM task_assignees WHERE task_id = ?').all(taskId);

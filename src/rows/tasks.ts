@@ -2,10 +2,11 @@
 // their finders and writers. Keys compare without case (spec v3 2.1: GUIDs).
 import type { Db } from '../store/open';
 import { declareMemo, memoOn } from '../store/memo';
-import { TASK_ROW_COLUMNS, insertOf, tasksTable, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { TASK_ROW_COLUMNS, tasksTable } from '../store/tables/tasks';
 import type { DocTask } from './template-document';
 
-/** A task row as rows here read it: the declared columns but the grid's own (store/columns.ts). */
+/** A task row as rows here read it: the declared columns but the grid's own (store/tables/tasks.ts). */
 export type TaskRow = Omit<RowOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
 // Remembered per task until its row is written (a memo per task, store/memo.ts; shared: callers
@@ -14,7 +15,7 @@ export type TaskRow = Omit<RowOf<typeof tasksTable.columns>, 'grid_halted' | 'st
 const TASK_ROW = declareMemo({ name: 'task row', reads: [{ table: 'tasks', columns: TASK_ROW_COLUMNS }], per: 'task' });
 const rowsOn = (db: Db) => memoOn<number, TaskRow | null>(db, TASK_ROW);
 
-/** A task row's columns (not the grid's own flags: store/columns.ts). */
+/** A task row's columns (not the grid's own flags: store/tables/tasks.ts). */
 const ROW = TASK_ROW_COLUMNS.join(', ');
 
 export function taskById(db: Db, id: number): TaskRow | undefined {
@@ -151,25 +152,15 @@ export function setTaskExclusive(db: Db, id: number, exclusive: boolean): void {
 
 // ── standalone tasks (docs/tasks.md) ───────────────────────────────────────────
 
-export interface StandaloneInsert {
-  key: string;
-  workspace_id: number;
-  attached_checklist_id: number | null;
-  name: string;
-  description: string | null;
-  due_at: number | null;
-  due_is_manual: number;
-  is_assigned_exclusively: number;
-  raised_by: number;
-  created_at: number;
-}
+/** What a standalone task is written with: a member always raised it. */
+export type StandaloneInsert = Pick<TaskRow, 'key' | 'workspace_id' | 'attached_checklist_id' | 'name' | 'description' | 'due_at' | 'due_is_manual' | 'is_assigned_exclusively' | 'created_at'> & { raised_by: number };
 
 /** A new standalone task, Incomplete; answers its row id. */
 export function insertStandaloneTask(db: Db, t: StandaloneInsert): number {
   return insertTask(db, { ...t, checklist_id: null, position: 0, status: 'Incomplete' });
 }
 
-/** What the one INSERT of a task takes (store/columns.ts: defaults and NULLs may be left out). */
+/** What the one INSERT of a task takes (store/columns.ts insertOf: defaults and NULLs may be left out). */
 export type TaskInsert = Omit<InsertOf<typeof tasksTable.columns>, 'grid_halted' | 'stop_hidden'>;
 
 // A task row's columns only: the grid's own are the schema triggers' to set (and a database

@@ -1,24 +1,12 @@
 // Template rows as stored (schema.sql `templates`, `template_versions`).
 import type { Db } from '../store/open';
-export interface TemplateRow {
-  id: number;
-  key: string;
-  workspace_id: number;
-  folder_id: number | null;
-  is_archived: number;
-  latest_version: number;
-  created_at: number;
-}
+import { insertOf, type RowOf } from '../store/columns';
+import { templatesTable, templateVersionsTable } from '../store/tables/templates';
+/** A template row as stored (store/tables/templates.ts). */
+export type TemplateRow = RowOf<typeof templatesTable.columns>;
 
-export interface TemplateVersionRow {
-  template_id: number;
-  version: number;
-  name: string;
-  description: string | null;
-  document: string;
-  created_at: number;
-  created_by: number | null;
-}
+/** A template version row as stored. */
+export type TemplateVersionRow = RowOf<typeof templateVersionsTable.columns>;
 
 export const templateById = (db: Db, id: number): TemplateRow | undefined => db.prepare<[number], TemplateRow>('SELECT * FROM templates WHERE id = ?').get(id);
 
@@ -75,22 +63,19 @@ export const templateIdByLatestName = (db: Db, workspaceId: number, name: string
 export const templateNameById = (db: Db, id: number): { key: string; name: string } | undefined =>
   db.prepare<[number], { key: string; name: string }>('SELECT t.key, v.name FROM templates t JOIN template_versions v ON v.template_id = t.id AND v.version = t.latest_version WHERE t.id = ?').get(id);
 
+// Not archived, at version 0 until its first version is written (the schema's defaults).
+const TEMPLATE_INSERT = insertOf(templatesTable);
+
 export function insertTemplateRow(db: Db, p: { key: string; workspaceId: number; folderId: number | null; now: number }): number {
-  return Number(db.prepare('INSERT INTO templates (key, workspace_id, folder_id, created_at) VALUES (?, ?, ?, ?)').run(p.key, p.workspaceId, p.folderId, p.now).lastInsertRowid);
+  return Number(db.prepare(TEMPLATE_INSERT.sql).run(TEMPLATE_INSERT.values({ key: p.key, workspace_id: p.workspaceId, folder_id: p.folderId, created_at: p.now })).lastInsertRowid);
 }
 
 export const latestVersionOf = (db: Db, templateId: number): number => db.prepare<[number], { latest_version: number }>('SELECT latest_version FROM templates WHERE id = ?').get(templateId)!.latest_version;
 
+const VERSION_INSERT = insertOf(templateVersionsTable);
+
 export function insertVersionRow(db: Db, v: TemplateVersionRow): void {
-  db.prepare('INSERT INTO template_versions (template_id, version, name, description, document, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    v.template_id,
-    v.version,
-    v.name,
-    v.description,
-    v.document,
-    v.created_at,
-    v.created_by,
-  );
+  db.prepare(VERSION_INSERT.sql).run(VERSION_INSERT.values(v));
 }
 
 export const setLatestVersion = (db: Db, templateId: number, version: number): void => void db.prepare('UPDATE templates SET latest_version = ? WHERE id = ?').run(version, templateId);
@@ -145,13 +130,8 @@ export const templateNameByKey = (db: Db, workspaceId: number, key: string): { k
     )
     .get(key, workspaceId);
 
-export interface NamedTemplateRow {
-  id: number;
-  key: string;
-  name: string;
-  is_archived: number;
-  latest_version: number;
-}
+/** A template with its latest version's name. */
+export type NamedTemplateRow = Pick<TemplateRow, 'id' | 'key' | 'is_archived' | 'latest_version'> & Pick<TemplateVersionRow, 'name'>;
 
 /** The oldest template of the workspace whose latest version has this name (compared without case). */
 export const templateByLatestName = (db: Db, workspaceId: number, name: string): NamedTemplateRow | undefined =>

@@ -1,21 +1,11 @@
 // Upgrade jobs as stored (schema.sql `upgrade_jobs`): one queued rebuild of a checklist onto a
 // template version, run by the upgrade worker (src/upgrades/worker.ts, docs/upgrades.md).
 import type { Db } from '../store/open';
+import { insertOf, type RowOf } from '../store/columns';
+import { upgradeJobsTable } from '../store/tables/checklists';
 
-export interface UpgradeJobRow {
-  id: number;
-  workspace_id: number;
-  template_id: number;
-  checklist_id: number;
-  target_version: number;
-  requested_by: number | null;
-  request_id: string | null;
-  state: 'queued' | 'done' | 'failed';
-  run_at: number;
-  error: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
+/** An upgrade job row as stored (store/tables/checklists.ts). */
+export type UpgradeJobRow = RowOf<typeof upgradeJobsTable.columns>;
 
 export const upgradeJobById = (db: Db, id: number): UpgradeJobRow | undefined => db.prepare<[number], UpgradeJobRow>('SELECT * FROM upgrade_jobs WHERE id = ?').get(id);
 
@@ -27,10 +17,11 @@ export const queuedJobOfChecklist = (db: Db, checklistId: number): number | unde
 export const requeueJob = (db: Db, id: number, j: Pick<UpgradeJobRow, 'target_version' | 'requested_by' | 'request_id' | 'run_at'>): void =>
   void db.prepare('UPDATE upgrade_jobs SET target_version = ?, requested_by = ?, request_id = ?, run_at = ? WHERE id = ?').run(j.target_version, j.requested_by, j.request_id, j.run_at, id);
 
-export const insertUpgradeJob = (db: Db, j: Pick<UpgradeJobRow, 'workspace_id' | 'template_id' | 'checklist_id' | 'target_version' | 'requested_by' | 'request_id' | 'run_at' | 'created_at'>): void =>
-  void db
-    .prepare('INSERT INTO upgrade_jobs (workspace_id, template_id, checklist_id, target_version, requested_by, request_id, run_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(j.workspace_id, j.template_id, j.checklist_id, j.target_version, j.requested_by, j.request_id, j.run_at, j.created_at);
+const JOB_COLUMNS = ['workspace_id', 'template_id', 'checklist_id', 'target_version', 'requested_by', 'request_id', 'run_at', 'created_at'] as const;
+/** A job, queued (the schema's default state). */
+const JOB_INSERT = insertOf<typeof upgradeJobsTable.columns, Pick<UpgradeJobRow, (typeof JOB_COLUMNS)[number]>>(upgradeJobsTable, JOB_COLUMNS);
+
+export const insertUpgradeJob = (db: Db, j: Pick<UpgradeJobRow, (typeof JOB_COLUMNS)[number]>): void => void db.prepare(JOB_INSERT.sql).run(JOB_INSERT.values(j));
 
 /** The earliest job due at `now`, of one template when given. */
 export const firstDueJob = (db: Db, now: number, templateId?: number): { id: number; template_id: number } | undefined =>

@@ -1,19 +1,10 @@
 // The upgrade queue as /_emulator/upgrades shows it: upgrade_jobs with their checklist's
 // and template's keys, newest first.
 import type { Db } from '../store/open';
+import type { UpgradeJobRow } from './upgrade-jobs';
 
-export interface QueuedJob {
-  id: number;
-  checklist_key: string;
-  template_key: string;
-  target_version: number;
-  state: 'queued' | 'done' | 'failed';
-  run_at: number;
-  request_id: string | null;
-  error: string | null;
-  created_at: number;
-  finished_at: number | null;
-}
+/** A job row (SELECT j.*) with its checklist's and template's keys. */
+export type QueuedJob = UpgradeJobRow & { checklist_key: string; template_key: string };
 
 /** The last `limit` jobs, newest first. */
 export function recentUpgradeJobs(db: Db, limit: number): QueuedJob[] {

@@ -2,12 +2,13 @@
 // one delivery per matching subscription (and per replay). The delivery log is a read model
 // over both and the workspace.
 import type { Db } from '../store/open';
-import { deliveriesTable, eventsTable, insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { deliveriesTable, eventsTable } from '../store/tables/webhooks';
 
-/** An outbox event row as stored (store/columns.ts). */
+/** An outbox event row as stored (store/tables/webhooks.ts). */
 export type EventRow = RowOf<typeof eventsTable.columns>;
 
-/** A delivery row as stored (store/columns.ts). */
+/** A delivery row as stored (store/tables/webhooks.ts). */
 export type DeliveryRow = RowOf<typeof deliveriesTable.columns>;
 
 const EVENT_INSERT = insertOf(eventsTable);

@@ -2,15 +2,10 @@
 // "Forward"): every event of a workspace sent to one URL, set by /_emulator/webhooks/forward
 // or --forward-events.
 import type { Db } from '../store/open';
-import { insertWebhook } from './webhooks';
+import { insertWebhook, type WebhookRow } from './webhooks';
 
-export interface ForwardRow {
-  key: string;
-  workspace_id: number;
-  target_url: string;
-  source: string | null;
-  created_at: number;
-}
+/** What a forward's callers read of its `webhooks` row (the finders select the whole row). */
+export type ForwardRow = Pick<WebhookRow, 'key' | 'workspace_id' | 'target_url' | 'source' | 'created_at'>;
 
 /** Every workspace (id order), to forward to one or all. */
 export const workspaceKeys = (db: Db): { id: number; key: string }[] => db.prepare<[], { id: number; key: string }>('SELECT id, key FROM workspaces ORDER BY id').all();

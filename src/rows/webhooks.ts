@@ -1,9 +1,10 @@
 // Webhook subscriptions (schema.sql `webhooks`): v3 and legacy subscriptions, and the emulator's own
 // forwards (api 'emulator'). Keys are stored lower case.
 import type { Db } from '../store/open';
-import { insertOf, webhooksTable, type InsertOf, type RowOf } from '../store/columns';
+import { insertOf, type InsertOf, type RowOf } from '../store/columns';
+import { webhooksTable } from '../store/tables/webhooks';
 
-/** A subscription row as stored (store/columns.ts). */
+/** A subscription row as stored (store/tables/webhooks.ts). */
 export type WebhookRow = RowOf<typeof webhooksTable.columns>;
 
 /** What the one INSERT of a subscription takes (defaults and NULLs may be left out). */

@@ -14,7 +14,7 @@
 // watched row written go through a statement journal of the temp database (measured: a
 // generated workspace of 5,000 checklists took 2.6 s to write against 1.4 s without).
 import type Database from 'better-sqlite3';
-import { TASK_ROW_COLUMNS } from './columns';
+import { TASK_ROW_COLUMNS } from './tables/tasks';
 export { TASK_ROW_COLUMNS };
 
 import { onConnection } from './on-connection';
@@ -98,7 +98,7 @@ const TRIGGERS = (() => {
 const STATE_COLUMNS = ['id', 'key', 'is_heading', 'is_stop', 'status', 'position', 'checklist_id'] as const;
 const STATE_CHANGED = STATE_COLUMNS.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 
-// The update trigger watches a task row's columns only (TASK_ROW_COLUMNS, columns.ts): a stop
+// The update trigger watches a task row's columns only (TASK_ROW_COLUMNS, tables/tasks.ts): a stop
 // task's status write, which moves the grid's own flags on the tasks behind it, leaves their
 // remembered rows standing.
 const TASK_TRIGGERS = (

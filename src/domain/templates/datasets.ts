@@ -1,9 +1,9 @@
 // Data Set links of a template field, resolved by name (spec v3 2.5 "Data Set link").
 // Documents name Data Sets, views and fields; keys are looked up when read.
 import type { Db } from '../../store/open';
-import { dataSetByName } from '../../rows/data-sets';
-import { fieldsOfDataSet } from '../../rows/data-set-fields';
-import { viewsOfDataSet } from '../../rows/data-set-views';
+import { dataSetByName, type DataSetRow } from '../../rows/data-sets';
+import { fieldsOfDataSet, type FieldRow as StoredFieldRow } from '../../rows/data-set-fields';
+import { viewsOfDataSet, type ViewRow as StoredViewRow } from '../../rows/data-set-views';
 
 export interface DataSetLinkDoc {
   name: string;
@@ -13,21 +13,10 @@ export interface DataSetLinkDoc {
   prePopulateRows?: boolean;
 }
 
-interface DsRow {
-  id: number;
-  key: string;
-  name: string;
-}
-interface ViewRow {
-  id: number;
-  key: string;
-  name: string;
-  is_default: number;
-}
-interface FieldRow {
-  key: string;
-  name: string;
-}
+// What a link reads of the set, view and field rows.
+type DsRow = Pick<DataSetRow, 'id' | 'key' | 'name'>;
+type ViewRow = Pick<StoredViewRow, 'id' | 'key' | 'name' | 'is_default'>;
+type FieldRow = Pick<StoredFieldRow, 'key' | 'name'>;
 
 export function findDataSet(db: Db, workspaceId: number, name: string): DsRow | undefined {
   return dataSetByName(db, workspaceId, name.trim());

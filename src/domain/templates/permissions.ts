@@ -18,17 +18,11 @@ export interface PermissionRuleInput {
   permission: TemplatePermission;
 }
 
-interface RuleRow {
-  assignee_type: 'AllUsers' | 'TeamMember' | 'Group';
-  assignee_id: number;
-  permission: TemplatePermission;
-}
-
 const TYPE_ORDER = { AllUsers: 0, Group: 1, TeamMember: 2 } as const;
 
 /** Rules in a fixed order: AllUsers, then groups, then members, each by name. */
 export function permissionRules(ctx: Ctx, templateId: number) {
-  const rows = permissionsOfTemplate(ctx.db, templateId) as RuleRow[];
+  const rows = permissionsOfTemplate(ctx.db, templateId);
   return rows
     .map((r) => {
       if (r.assignee_type === 'AllUsers') return { assigneeType: r.assignee_type, name: 'All Users', permission: r.permission };

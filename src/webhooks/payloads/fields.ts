@@ -5,7 +5,7 @@ import type { Db } from '../../store/open';
 import type { DocField } from '../../rows/template-document';
 import { fileUrl } from '../../domain/urls';
 import { labelOrUnlabelled } from '../../domain/field-label';
-import { filesOfFieldKey } from '../../rows/files';
+import { filesOfFieldKey, type FileRow as StoredFileRow } from '../../rows/files';
 import { offsetTime, type JsonValue } from '../json';
 
 const PREFIX: Record<string, string> = {
@@ -63,12 +63,8 @@ function choices(name: string, offered: Choice[] | undefined, stored: unknown): 
   return all.map((text) => ({ [`${name}_${normalise(text)}`]: picked.includes(text) }));
 }
 
-export interface FileRow {
-  id: number;
-  name: string;
-  content_type: string;
-  token: string;
-}
+/** What a payload lists of a stored file. */
+export type FileRow = Pick<StoredFileRow, 'id' | 'name' | 'content_type' | 'token'>;
 
 function fileList(name: string, files: { name: string; contentType: string; url: string }[]): JsonValue[] {
   return files.map((f, n) => ({

@@ -4,6 +4,7 @@
 // (src/domain/tasks/views.ts `taskSummary`), so a payload and GET .../tasks agree.
 import type { Db } from '../../store/open';
 import type { TemplateDocument } from '../../rows/template-document';
+import type { TaskRow } from '../../rows/tasks';
 import { EMPTY_STATE, evaluateChecklist, type ChecklistState } from '../../domain/tasks/evaluate';
 
 export type { ChecklistState };
@@ -14,10 +15,7 @@ export function checklistState(db: Db, checklistId: number, doc: TemplateDocumen
   return doc ? evaluateChecklist({ db }, checklistId, doc) : EMPTY_STATE;
 }
 
-interface FlagRow {
-  key: string;
-  is_heading: number;
-}
+type FlagRow = Pick<TaskRow, 'key' | 'is_heading'>;
 
 /** As `isCurrentlyHalted` in the REST views: headings are never halted. */
 export const isHalted = (s: ChecklistState, t: FlagRow): boolean => t.is_heading !== 1 && s.haltedTasks.has(t.key.toLowerCase());
