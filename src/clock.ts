@@ -36,3 +36,7 @@ export class Clock {
 /** Output dates are always UTC ending Z (spec v3 4.1 rule 6). */
 export const iso = (ms: number | null | undefined): string | undefined =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
+
+/** Milliseconds in a day and an hour (UTC: days of 24 hours). */
+export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;

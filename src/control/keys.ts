@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ApiError, conflict, validationError } from '../errors';
 import { newToken, sha256 } from '../ids';
-import { iso } from '../clock';
+import { iso, DAY_MS } from '../clock';
 import type { Db } from '../store/open';
 import type { KeyRow, MemberRow, WorkspaceRow } from '../rows/people';
 import { displayName, memberById, workspaceById, workspaceByKey } from '../rows/people';
@@ -18,7 +18,6 @@ import type { ApiKeyInfo, KeyChange } from '../public/types';
 import { lazy } from '../lazy';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 86_400_000;
 
 const actsAs = lazy(() => z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('member'), id: z.number({ error: 'must be a member id (integer)' }).int('must be a member id (integer)').positive('must be a member id (integer)') }),

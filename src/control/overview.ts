@@ -5,12 +5,11 @@
 import { z } from 'zod';
 import type { Emulator } from '../emulator';
 import type { Budget } from '../operations/define';
-import { iso } from '../clock';
+import { iso, HOUR_MS } from '../clock';
 import { databaseSize, deliveryCounts, workspaceBriefs } from '../rows/overview';
 import { defineControlRoute } from './define';
 import { lazy } from '../lazy';
 
-const HOUR = 3_600_000;
 const BUCKETS: Budget[] = ['standard', 'cheap'];
 
 const budget = lazy(() => z.object({
@@ -57,7 +56,7 @@ function add(c: Counts, status: string, n: number, retrying: number): void {
 
 export function overview(emu: Emulator): z.infer<ReturnType<typeof output>> {
   const now = emu.clock.now();
-  const window = Math.floor(now / HOUR) * HOUR;
+  const window = Math.floor(now / HOUR_MS) * HOUR_MS;
   const counters = emu.limiter.snapshot();
   const byWorkspace = new Map<number, Counts>();
   const all = noDeliveries();
@@ -76,7 +75,7 @@ export function overview(emu: Emulator): z.infer<ReturnType<typeof output>> {
         const c = counters[`${w.id}:${bucket}`];
         const used = c && c.window === window ? c.used : 0;
         const limit = emu.limiter.limits[bucket];
-        return { limit, used, remaining: Math.max(0, limit - used), resetsAt: iso(window + HOUR)! };
+        return { limit, used, remaining: Math.max(0, limit - used), resetsAt: iso(window + HOUR_MS)! };
       };
       return { key: w.key, name: w.name, region: w.region, budgets: Object.fromEntries(BUCKETS.map((b) => [b, of(b)])) as Record<Budget, ReturnType<typeof of>>, deliveries: byWorkspace.get(w.id) ?? noDeliveries() };
     }),

@@ -10,6 +10,7 @@ import { budgetHeaders, type RateLimiter } from '../platform/ratelimit';
 import { dropResponse, errorResponse, LEGACY_CODE } from '../transports/web/respond';
 import { refuseInside } from '../mcp-refusal';
 import type { FaultHit, FaultList } from './list';
+import { HOUR_MS } from '../clock';
 
 /**
  * What a fault needs of the emulator. Not the Emulator type: the emulator holds the fault list
@@ -22,7 +23,6 @@ interface FaultHost {
   limiter: RateLimiter;
 }
 
-const HOUR = 3_600_000;
 
 const DEFAULTS: Record<number, [string, string]> = {
   429: ['RATE_LIMIT_EXCEEDED', 'The standard rate budget is spent.'],
@@ -81,7 +81,7 @@ function faultError(emu: FaultHost, hit: FaultHit): ApiError {
   const extras: Record<string, unknown> = {};
   if (status === 429) {
     const now = emu.clock.now();
-    const end = Math.floor(now / HOUR) * HOUR + HOUR;
+    const end = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
     const bucket = r.bucket ?? 'standard';
     const retryAfter = r.retryAfter ?? Math.max(1, Math.ceil((end - now) / 1000));
     Object.assign(headers, budgetHeaders({ bucket, limit: emu.limiter.limits[bucket], remaining: 0, reset: end / 1000 }), { 'Retry-After': String(retryAfter) });

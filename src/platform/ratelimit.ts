@@ -3,8 +3,8 @@
 // per request); platform/budget-store.ts saves them every few seconds.
 import { ApiError } from '../errors';
 import type { Budget } from '../operations/define';
+import { HOUR_MS } from '../clock';
 
-const HOUR = 3_600_000;
 
 export interface BudgetState {
   bucket: Budget;
@@ -27,7 +27,7 @@ export class RateLimiter {
 
   /** Charges one request; throws 429 RATE_LIMIT_EXCEEDED (with headers) when spent. */
   charge(workspaceId: number, bucket: Budget, now: number): BudgetState {
-    const window = Math.floor(now / HOUR) * HOUR;
+    const window = Math.floor(now / HOUR_MS) * HOUR_MS;
     const id = `${workspaceId}:${bucket}`;
     let c = this.counters.get(id);
     if (!c || c.window !== window) {
@@ -35,14 +35,14 @@ export class RateLimiter {
       this.counters.set(id, c);
     }
     const limit = this.limits[bucket];
-    const reset = (window + HOUR) / 1000;
+    const reset = (window + HOUR_MS) / 1000;
     if (c.used >= limit) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((window + HOUR - now) / 1000));
+      const retryAfterSeconds = Math.max(1, Math.ceil((window + HOUR_MS - now) / 1000));
       const state = { bucket, limit, remaining: 0, reset };
       throw new ApiError(
         429,
         'RATE_LIMIT_EXCEEDED',
-        `The ${bucket} rate budget of ${limit} requests per hour is spent. It refills at ${new Date(window + HOUR).toISOString()}.`,
+        `The ${bucket} rate budget of ${limit} requests per hour is spent. It refills at ${new Date(window + HOUR_MS).toISOString()}.`,
         { retryAfterSeconds },
         { ...budgetHeaders(state), 'Retry-After': String(retryAfterSeconds) },
       );

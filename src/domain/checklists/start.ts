@@ -11,9 +11,8 @@ import { insertChecklistRow } from '../../rows/checklists';
 import { insertTaskOfVersion } from '../../rows/tasks';
 import { addTaskAssignee } from '../../rows/task-assignees';
 import { putFieldValue } from '../../rows/field-values';
+import { DAY_MS, HOUR_MS } from '../../clock';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 
 export interface StartParams {
   workspaceId: number;
@@ -85,7 +84,7 @@ export function startChecklist(db: Db, p: StartParams): { id: number; key: strin
     const heading = t.isHeading === true;
     let due: number | null = null;
     if (!heading && t.dueDate) {
-      const offset = (t.dueDate.offsetDays ?? 0) * DAY + (t.dueDate.offsetHours ?? 0) * HOUR;
+      const offset = (t.dueDate.offsetDays ?? 0) * DAY_MS + (t.dueDate.offsetHours ?? 0) * HOUR_MS;
       if (t.dueDate.relativeTo === 'checklistStart') due = startedAt + offset;
       if (t.dueDate.relativeTo === 'dateField' && t.dueDate.field) {
         const fk = fieldsByRef.get(t.dueDate.field)?.key;

@@ -9,10 +9,9 @@ import { assertCanAssignOrDate } from '../access/checklists';
 import { assertTaskReadable, refuseHeading } from './guard';
 import { reload, type TaskTarget } from './target';
 import { taskView } from './views';
+import { DAY_MS, HOUR_MS } from '../../clock';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const offsetOf = (r: NonNullable<DocTask['dueDate']>) => (r.offsetDays ?? 0) * DAY + (r.offsetHours ?? 0) * HOUR;
+const offsetOf = (r: NonNullable<DocTask['dueDate']>) => (r.offsetDays ?? 0) * DAY_MS + (r.offsetHours ?? 0) * HOUR_MS;
 
 function refMatches(doc: TemplateDocument, ref: string | undefined, key: string, kind: 'task' | 'field'): boolean {
   if (!ref) return false;

@@ -25,9 +25,8 @@ import { addTaskAssignee, assigneesOfTask, clearTaskAssignees } from '../../rows
 import { untagTask } from '../../rows/tags';
 import { clearRebuilding, reopenChecklist, setChecklistComplete, setChecklistVersion } from '../../rows/checklists';
 import { deleteChecklistNotification, notificationsOfChecklist } from '../../rows/checklist-notifications';
+import { DAY_MS, HOUR_MS } from '../../clock';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 
 export interface RebuildOutcome {
   from: number;
@@ -205,7 +204,7 @@ export function rebuildChecklist(ctx: Ctx, c: ChecklistRow, target: number, opts
   const dueByRule = (t: DocTask): number | null => {
     const r = t.dueDate;
     if (!r) return null;
-    const offset = (r.offsetDays ?? 0) * DAY + (r.offsetHours ?? 0) * HOUR;
+    const offset = (r.offsetDays ?? 0) * DAY_MS + (r.offsetHours ?? 0) * HOUR_MS;
     if (r.relativeTo === 'checklistStart') return startedAt + offset;
     if (r.relativeTo === 'taskCompletion') {
       const anchor = newDoc.tasks.find((x) => x.ref === r.task || lc(x.id ?? '') === lc(r.task ?? ''));

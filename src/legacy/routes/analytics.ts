@@ -11,8 +11,8 @@ import { defineLegacyRoute } from '../define';
 import { bad, param } from '../params';
 import { templateNameById } from '../../rows/templates';
 import { checklistCommentsBetween, checklistTasksOfWorkspace, checklistsOfWorkspace } from '../../rows/legacy-searches';
+import { DAY_MS } from '../../clock';
 
-const DAY = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function day(v: string, name: string): number {
@@ -31,7 +31,7 @@ export function analyticsLegacy(ctx: Ctx, q: URLSearchParams) {
   const endText = param(q, 'periodEndDate') ?? new Date(ctx.now()).toISOString().slice(0, 10);
   const endDay = day(endText, 'periodEndDate');
   if (from > endDay) throw bad('periodStartDate must not be later than periodEndDate.');
-  const to = endDay + DAY;
+  const to = endDay + DAY_MS;
   const now = ctx.now();
 
   const readable = readableChecklists(ctx);

@@ -22,10 +22,10 @@ import { checkChecklistName } from './checklists';
 import { templateById, versionsHolding } from '../../rows/templates';
 import { searchChecklists, taskCopiesOfVersion, tasksWithKey, type ChecklistSearch } from '../../rows/legacy-searches';
 import { tasksOfChecklist } from '../../rows/tasks';
+import { DAY_MS } from '../../clock';
 
 /** How long a completed checklist counts as RECENTLYCOMPLETE (designed: docs/legacy.md). */
 export const RECENT_DAYS = 7;
-const DAY = 86_400_000;
 
 const CHECKLIST_STATUSES = ['ALL', 'SCHEDULED', 'INPROGRESS', 'RECENTLYCOMPLETE', 'COMPLETE'] as const;
 
@@ -57,7 +57,7 @@ function matching(ctx: Ctx, f: Filters): ChecklistRow[] {
       break;
     case 'RECENTLYCOMPLETE':
       search.status = 'Complete';
-      search.completedSince = ctx.now() - RECENT_DAYS * DAY;
+      search.completedSince = ctx.now() - RECENT_DAYS * DAY_MS;
       break;
     default:
       break;

@@ -2,12 +2,12 @@
 // DELETE clears, both answer the task).
 import { z } from 'zod';
 import type { Operation } from '../define';
-import { mixed, REPLACE, REMOVE } from '../define';
+import { mixed, REPLACE } from '../define';
 import { assigneesOfTask, task } from '../shapes/tasks';
 import { clearAssignees, readAssignees, setAssignees } from '../../domain/tasks/assignees';
 import { resolveNamingList } from '../../domain/tasks/naming';
 import { namingList } from './naming';
-import { taskOperation, taskRead, whereText, type WhereKind } from './where';
+import { taskClear, taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 const COVERED = 'The spec names no tool for this read: it is covered by get_task (4.3).';
 
@@ -20,7 +20,7 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
     description: 'Returns {assignees (groups first, then by name), isAssignedExclusively}.',
     output: assigneesOfTask,
     refusals: ['403 FORBIDDEN'],
-    read: readAssignees,
+    run: readAssignees,
   }),
   taskOperation(w, {
     id: 'setTaskAssignees',
@@ -47,18 +47,15 @@ export const assigneeOperations = (w: WhereKind): Operation[] => [
       return setAssignees(ctx, t(), refs, input.isAssignedExclusively);
     },
   }),
-  taskOperation(w, {
+  taskClear(w, {
     id: 'clearTaskAssignees',
     tool: 'clear_task_assignees',
-    method: 'DELETE',
     suffix: '/assignees',
     summary: `Unassign everyone from ${whereText(w)}`,
     fidelity: mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'the one assignment rule on every path that assigns (docs/decisions.md); the response body'),
     description: 'Returns the task. The isAssignedExclusively flag is kept.',
-    input: () => ({}),
     output: task,
     refusals: ['403 FORBIDDEN'],
-    annotations: REMOVE,
-    handler: (ctx, _input, t) => clearAssignees(ctx, t()),
+    run: clearAssignees,
   }),
 ];

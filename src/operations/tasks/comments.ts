@@ -19,7 +19,7 @@ export const commentOperations = (w: WhereKind): Operation[] => [
     description: 'Returns {comments}, oldest first.',
     output: commentList,
     refusals: ['403 FORBIDDEN'],
-    read: listComments,
+    run: listComments,
   }),
   taskOperation(w, {
     id: 'addTaskComment',

@@ -1,11 +1,11 @@
 // Due dates (spec v3 2.4 dueDateTime, 4.1 rules 6 and 7; EMULATOR.md: PUT {dueDateTime},
 // DELETE clears, both answer the task).
 import type { Operation } from '../define';
-import { REPLACE, REMOVE, mixed } from '../define';
+import { REPLACE, mixed } from '../define';
 import { instant } from '../input-kinds';
 import { dueDateOfTask, task } from '../shapes/tasks';
 import { clearDueDate, readDueDate, setDueDate } from '../../domain/tasks/due';
-import { taskOperation, taskRead, whereText, type WhereKind } from './where';
+import { taskClear, taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 // 5.8 "any Administrator or Member" read with 5.4's read check, as for assigning (docs/decisions.md, issue 39 f).
 const READS_FIRST = mixed('4.3, 5.4, 5.8', 'docs/decisions.md', 'a member who may not open the checklist is refused (5.4 read with 5.8, as for assigning: docs/decisions.md); the request and response bodies');
@@ -19,7 +19,7 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     description: 'Returns {dueDateTime}; an empty object when the task has none.',
     output: dueDateOfTask,
     refusals: ['403 FORBIDDEN'],
-    read: readDueDate,
+    run: readDueDate,
   }),
   taskOperation(w, {
     id: 'setTaskDueDate',
@@ -36,18 +36,15 @@ export const dueDateOperations = (w: WhereKind): Operation[] => [
     annotations: REPLACE,
     handler: (ctx, input, t) => setDueDate(ctx, t(), input.dueDateTime),
   }),
-  taskOperation(w, {
+  taskClear(w, {
     id: 'clearTaskDueDate',
     tool: 'clear_task_due_date',
-    method: 'DELETE',
     suffix: '/due-date',
     summary: `Clear the due date of ${whereText(w)}`,
     fidelity: READS_FIRST,
     description: 'Returns the task.',
-    input: () => ({}),
     output: task,
     refusals: ['403 FORBIDDEN'],
-    annotations: REMOVE,
-    handler: (ctx, _input, t) => clearDueDate(ctx, t()),
+    run: clearDueDate,
   }),
 ];

@@ -44,7 +44,7 @@ export const fieldOperations = (w: WhereKind): Operation[] => [
     description: 'Returns {fields}: current field values, omitting fields a condition currently hides.',
     output: fieldList,
     refusals: ['403 FORBIDDEN'],
-    read: listFields,
+    run: listFields,
   }),
   taskOperation(w, {
     id: 'answerTaskFields',

@@ -3,11 +3,11 @@
 // 'member'` before it: 5.10 looks the resource up first (another workspace's task is 404, a
 // malformed key 400), and 5.8 lists API_KEY_ACTS_AS_WORKSPACE as a snooze refusal beside them.
 import type { Operation } from '../define';
-import { REPLACE, REMOVE } from '../define';
+import { REPLACE } from '../define';
 import { snooze } from '../shapes/tasks';
 import { endSnooze, getSnooze, setSnooze } from '../../domain/tasks/snooze';
 import { instant } from '../input-kinds';
-import { taskOperation, taskRead, whereText, type WhereKind } from './where';
+import { taskClear, taskOperation, taskRead, whereText, type WhereKind } from './where';
 
 export const snoozeOperations = (w: WhereKind): Operation[] => [
   taskRead(w, {
@@ -18,7 +18,7 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     description: 'Personal to the member the key acts as (a workspace key is refused). Returns {isSnoozed, snoozedUntil}.',
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
-    read: getSnooze,
+    run: getSnooze,
   }),
   taskOperation(w, {
     id: 'setTaskSnooze',
@@ -33,17 +33,14 @@ export const snoozeOperations = (w: WhereKind): Operation[] => [
     annotations: REPLACE,
     handler: (ctx, input, t) => setSnooze(ctx, t(), input.snoozedUntil),
   }),
-  taskOperation(w, {
+  taskClear(w, {
     id: 'endTaskSnooze',
     tool: 'end_task_snooze',
-    method: 'DELETE',
     suffix: '/snooze',
     summary: `End your snooze of ${whereText(w)}`,
     description: 'Harmless when not snoozed. Returns {isSnoozed}.',
-    input: () => ({}),
     output: snooze,
     refusals: ['403 API_KEY_ACTS_AS_WORKSPACE'],
-    annotations: REMOVE,
-    handler: (ctx, _input, t) => endSnooze(ctx, t()),
+    run: endSnooze,
   }),
 ];

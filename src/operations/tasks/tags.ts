@@ -15,7 +15,7 @@ export const tagOperations = (w: WhereKind): Operation[] => [
     description: "Returns {tags}: the task's own tags by name, in name order; checklist tags excluded.",
     output: tagNames,
     refusals: ['403 FORBIDDEN'],
-    read: listTaskTags,
+    run: listTaskTags,
   }),
   taskOperation(w, {
     id: 'addTaskTags',

@@ -3,7 +3,7 @@
 // the spec names none). Every suffix operation is declared once and built for both.
 import { z } from 'zod';
 import type { Ctx } from '../../context';
-import { READ, defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
+import { READ, REMOVE, defineOperation, mixed, type Budget, type Declared, type Fidelity, type Operation, type Refusal } from '../define';
 import { guid } from '../input-kinds';
 import { findChecklistTask, findStandaloneTask, type TaskTarget } from '../../domain/tasks/target';
 
@@ -83,9 +83,13 @@ export function taskOperation<S extends z.ZodRawShape>(w: WhereKind, spec: TaskO
   });
 }
 
-/** A GET of one thing of the task, with no input but the path keys (its due date, assignees, tags, comments, fields, snooze). */
-export type TaskReadSpec = Omit<TaskOperationSpec<z.ZodRawShape>, 'input' | 'handler' | 'annotations' | 'query' | 'bodyAs' | 'method'> & { read: (ctx: Ctx, task: TaskTarget) => unknown };
+/** A call with no input but the path keys: a GET of one thing of the task, or a DELETE that clears it. */
+export type TaskThingSpec = Omit<TaskOperationSpec<z.ZodRawShape>, 'input' | 'handler' | 'annotations' | 'query' | 'bodyAs' | 'method'> & { run: (ctx: Ctx, task: TaskTarget) => unknown };
 
-export function taskRead(w: WhereKind, { read, ...spec }: TaskReadSpec): Operation {
-  return taskOperation(w, { ...spec, method: 'GET', input: () => ({}), annotations: READ, handler: (ctx, _input, t) => read(ctx, t()) });
-}
+const thing = (method: 'GET' | 'DELETE', annotations: Operation['annotations'], w: WhereKind, { run, ...spec }: TaskThingSpec): Operation =>
+  taskOperation(w, { ...spec, method, input: () => ({}), annotations, handler: (ctx, _input, t) => run(ctx, t()) });
+
+/** Reads one thing of the task (its due date, assignees, tags, comments, fields, snooze). */
+export const taskRead = (w: WhereKind, spec: TaskThingSpec) => thing('GET', READ, w, spec);
+/** Clears one thing of the task (its due date, assignees, your snooze). */
+export const taskClear = (w: WhereKind, spec: TaskThingSpec) => thing('DELETE', REMOVE, w, spec);
