@@ -152,6 +152,8 @@ test("issue 40: snooze (My work) and the clock (panel) take the same date picker
 
   // A schedule's start is wall clock in its own zone (docs/schedules.md): the form says which instant that is.
   await page.goto(`${s.us}/app/schedules`);
+  // The form shows UTC until the acting member's zone has been read (one request after the page).
+  await page.waitForFunction((zone) => (document.getElementById('schedule-zone') as HTMLInputElement | null)?.value === zone, ADA_ZONE, { timeout: 10_000 });
   assert.equal(await page.getByLabel('Time zone').inputValue(), ADA_ZONE);
   await page.getByLabel('Time zone').fill('Europe/Berlin');
   await page.getByLabel('Starts (wall clock)').fill('2035-07-01T09:00:00');
