@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
-import { startConsole, stopConsole, launch, axe, type Browser } from './helpers/console';
+import { startConsole, stopConsole, launch, axe, type Browser, tabFor } from './helpers/console';
 import { tabTo } from './helpers/keyboard-by-name';
 
 const { test, before, after } = browserSuite('console details in Chromium (issue 40)');
@@ -27,11 +27,7 @@ before(async () => {
 
 after(() => stopConsole(browser, s));
 
-async function tab(t: { after(fn: () => Promise<void>): void }, b = browser) {
-  const page = await b.tab();
-  t.after(() => page.close());
-  return page;
-}
+const tab = (t: { after(fn: () => Promise<void>): void }, b = browser) => tabFor(b, t);
 
 async function onboarding(name: string) {
   const made = await s.api(KEYS.admin, 'POST', '/v3/checklists', { templateKey: DEMO.onboarding, name });

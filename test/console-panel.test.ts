@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
-import { startConsole, stopConsole, axe, type Browser } from './helpers/console';
+import { startConsole, stopConsole, axe, type Browser, tabFor } from './helpers/console';
 import { tabTo, typeInto, chooseOption, press } from './helpers/keyboard-by-name';
 
 const { test, before, after } = browserSuite('console panel in Chromium (issue 40)');
@@ -24,15 +24,7 @@ before(async () => {
 
 after(() => stopConsole(browser, s));
 
-/** A tab closed when the test ends, passed or failed: a tab left open keeps its event streams, and Chromium's six connections per host run out. */
-async function tab(t: { after(fn: () => Promise<void>): void }) {
-  const page = await browser.tab();
-  t.after(async () => {
-    if (process.env.WFE_SHOT_ON_END) await page.screenshot({ path: join(ARTIFACTS, `end-${Date.now()}.png`), fullPage: true }).catch(() => {});
-    await page.close();
-  });
-  return page;
-}
+const tab = (t: { after(fn: () => Promise<void>): void }) => tabFor(browser, t);
 
 const control = async (method: string, path: string, body?: unknown) => {
   const r = await fetch(s.us + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEYS, DEMO, ROOT, type TestServer } from './helpers/server';
-import { startConsole, stopConsole, axe, type Browser } from './helpers/console';
+import { startConsole, stopConsole, axe, type Browser, tabFor } from './helpers/console';
 import { tabTo, typeInto, chooseOption, press } from './helpers/keyboard-by-name';
 
 const { test, before, after } = browserSuite('console schedules and Data Set views in Chromium (issue 40)');
@@ -25,11 +25,7 @@ before(async () => {
 
 after(() => stopConsole(browser, s));
 
-async function tab(t: { after(fn: () => Promise<void>): void }) {
-  const page = await browser.tab();
-  t.after(() => page.close());
-  return page;
-}
+const tab = (t: { after(fn: () => Promise<void>): void }) => tabFor(browser, t);
 
 async function schedule(name: string) {
   const made = await s.api(KEYS.admin, 'POST', '/v3/schedules', { name, templateKey: DEMO.vendor, timeZone: 'UTC', startDateTime: '2035-03-05T09:00:00' });

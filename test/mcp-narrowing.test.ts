@@ -23,7 +23,6 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = MCP_ACCEPT;
 const toolOps = (): Operation[] => s.emu.ops.filter((o) => o.tool);
 const readOnlyTools = () => toolOps().filter((o) => o.annotations.readOnlyHint).map((o) => o.tool!).sort();
 const toolsOfSets = (...sets: string[]) => toolOps().filter((o) => sets.some((x) => o.tag !== undefined && TOOLSETS[x].includes(o.tag))).map((o) => o.tool!).sort();
@@ -136,17 +135,17 @@ test('issue 38 over HTTP: toolsets and tools by query and by header; both given,
 
 test('issue 38 over HTTP, raw JSON-RPC: a narrowed-out tool answers exactly as an unknown tool does', async () => {
   const call = (name: string) => ({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name, arguments: {} } });
-  const out = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=tasks', call('list_members'), ACCEPT);
-  const unknown = await s.api(KEYS.admin, 'POST', '/mcp', call('list_memberz'), ACCEPT);
+  const out = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=tasks', call('list_members'), MCP_ACCEPT);
+  const unknown = await s.api(KEYS.admin, 'POST', '/mcp', call('list_memberz'), MCP_ACCEPT);
   assert.equal(out.status, 200);
   assert.deepEqual(out.body, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Unknown tool: list_members' } });
   assert.deepEqual(unknown.body, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Unknown tool: list_memberz' } });
-  const inside = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('list_members'), ACCEPT);
+  const inside = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('list_members'), MCP_ACCEPT);
   assert.equal(inside.body.result.isError, undefined);
   // Charged as an unknown tool is (standard), not as the cheap schema tool it would have been (spec v3 8).
-  const cheap = await s.api(KEYS.admin, 'POST', '/mcp', call('get_template_schema'), ACCEPT);
+  const cheap = await s.api(KEYS.admin, 'POST', '/mcp', call('get_template_schema'), MCP_ACCEPT);
   assert.equal(cheap.headers.get('x-ratelimit-bucket'), 'cheap');
-  const leftOut = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('get_template_schema'), ACCEPT);
+  const leftOut = await s.api(KEYS.admin, 'POST', '/mcp?toolsets=people', call('get_template_schema'), MCP_ACCEPT);
   assert.equal(leftOut.body.error.code, -32602);
   assert.equal(leftOut.headers.get('x-ratelimit-bucket'), unknown.headers.get('x-ratelimit-bucket'));
   assert.equal(leftOut.headers.get('x-ratelimit-bucket'), 'standard');
@@ -163,7 +162,7 @@ test('issue 38 over HTTP: an unknown toolset, tool or readOnly value is 400 VALI
     ['/mcp', { 'X-MCP-Readonly': 'yes' }, 'X-MCP-Readonly', /true or false/],
   ];
   for (const [path, headers, field, message] of cases) {
-    const r = await s.api(KEYS.admin, 'POST', path, list, { ...ACCEPT, ...headers, 'X-Request-Id': 'narrow-1' });
+    const r = await s.api(KEYS.admin, 'POST', path, list, { ...MCP_ACCEPT, ...headers, 'X-Request-Id': 'narrow-1' });
     assert.equal(r.status, 400, `${path} ${JSON.stringify(headers)}: ${r.text}`);
     assert.equal(r.body.error.code, 'VALIDATION_ERROR');
     assert.equal(r.body.error.field, field);
@@ -171,10 +170,10 @@ test('issue 38 over HTTP: an unknown toolset, tool or readOnly value is 400 VALI
     assert.match(r.body.error.message, message);
   }
   // The key is checked first, as on every v3 route (spec v3 5).
-  const noKey = await s.api(null, 'POST', '/mcp?toolsets=chores', list, ACCEPT);
+  const noKey = await s.api(null, 'POST', '/mcp?toolsets=chores', list, MCP_ACCEPT);
   assert.equal(noKey.status, 401);
   assert.equal(noKey.body.error.code, 'MISSING_API_KEY');
   // readOnly=false narrows nothing.
-  const all = await s.api(KEYS.admin, 'POST', '/mcp?readOnly=false', list, ACCEPT);
+  const all = await s.api(KEYS.admin, 'POST', '/mcp?readOnly=false', list, MCP_ACCEPT);
   assert.equal(all.body.result.tools.length, toolOps().length);
 });

@@ -17,8 +17,7 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = MCP_ACCEPT;
-const rpc = (body: unknown, headers: Record<string, string> = {}, key: string | null = KEYS.admin) => s.api(key, 'POST', '/mcp', body, { ...ACCEPT, ...headers });
+const rpc = (body: unknown, headers: Record<string, string> = {}, key: string | null = KEYS.admin) => s.api(key, 'POST', '/mcp', body, { ...MCP_ACCEPT, ...headers });
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const taskPath = (task: string) => `/v3/checklists/${DEMO.janeDoe}/tasks/${task}`;
 const commentsPath = (task: string) => `${taskPath(task)}/comments`;

@@ -18,10 +18,9 @@ after(async () => {
   await s.close();
 });
 
-const ACCEPT = MCP_ACCEPT;
 
 async function rawList(query = '', headers: Record<string, string> = {}) {
-  const r = await s.api(KEYS.admin, 'POST', `/mcp${query}`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...ACCEPT, ...headers });
+  const r = await s.api(KEYS.admin, 'POST', `/mcp${query}`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...MCP_ACCEPT, ...headers });
   assert.equal(r.status, 200, r.text);
   return { bytes: Buffer.byteLength(r.text), tools: r.body.result.tools as { name: string; inputSchema: any; outputSchema?: any; description: string; annotations: any }[] };
 }

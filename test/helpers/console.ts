@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { CHROMIUM } from './browser';
-import { PATIENCE_MS, startTestServer, type TestServer } from './server';
+import { PATIENCE_MS, ROOT, startTestServer, type TestServer } from './server';
 export { CHROMIUM };
 
 export interface Browser {
@@ -143,4 +143,18 @@ export async function startConsole(opts?: Parameters<typeof startTestServer>[0],
 /** Closes what a console test file started, browser first; what never started is skipped. */
 export async function stopConsole(...started: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
   for (const x of started) await x?.close();
+}
+
+/**
+ * A tab closed when the test ends, passed or failed: a tab left open keeps its event streams, and
+ * Chromium's six connections per host run out. WFE_SHOT_ON_END=1 keeps a screenshot of each
+ * tab's last state in test-artifacts/.
+ */
+export async function tabFor(browser: Browser, t: { after(fn: () => Promise<void>): void }) {
+  const page = await browser.tab();
+  t.after(async () => {
+    if (process.env.WFE_SHOT_ON_END) await page.screenshot({ path: join(ROOT, 'test-artifacts', `end-${Date.now()}.png`), fullPage: true }).catch(() => {});
+    await page.close();
+  });
+  return page;
 }
