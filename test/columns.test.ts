@@ -98,3 +98,13 @@ test('the one INSERT of a task fills what it is not given with the schema defaul
   );
   db.close();
 });
+
+test('the one INSERT gives a column passed as undefined its schema default, not NULL (a NOT NULL DEFAULT column would refuse NULL)', () => {
+  const db = openDb();
+  db.prepare("INSERT INTO workspaces (key, name, region, created_at) VALUES ('w', 'W', 'US', 0)").run();
+  const ins = insertOf(tasksTable);
+  const id = Number(db.prepare(ins.sql).run(ins.values({ key: 'k', workspace_id: 1, name: 'N', created_at: 5, position: undefined, is_heading: undefined })).lastInsertRowid);
+  const row = db.prepare('SELECT position, is_heading FROM tasks WHERE id = ?').get(id) as Record<string, unknown>;
+  assert.deepEqual({ ...row }, { position: 0, is_heading: 0 });
+  db.close();
+});

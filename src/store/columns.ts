@@ -94,12 +94,21 @@ export const selectList = <D extends Columns>(t: Table<D>, columns: readonly (ke
 
 /**
  * The one INSERT of a table: every column but the row id (or the `only` ones), by name
- * (`@column`), and the values for it: what `row` gives, else the schema's default, else NULL.
+ * (`@column`), and the values for it: what `row` gives, else (absent or undefined) the schema's
+ * default, else NULL.
  */
 export function insertOf<D extends Columns, R = InsertOf<D>>(t: Table<D>, only?: readonly (keyof D & string)[]): { sql: string; values: (row: R) => Record<string, unknown> } {
   const names = (only ?? columnNames(t)).filter((n) => !t.columns[n].rowId);
   const sql = `INSERT INTO ${t.name} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`;
   const defaults: Record<string, unknown> = {};
   for (const n of names) defaults[n] = t.columns[n].default ?? null;
-  return { sql, values: (row) => ({ ...defaults, ...row }) };
+  // A property given as undefined takes the default too (an optional field passed along), not NULL.
+  return {
+    sql,
+    values: (row) => {
+      const out = { ...defaults };
+      for (const [k, v] of Object.entries(row as Record<string, unknown>)) if (v !== undefined) out[k] = v;
+      return out;
+    },
+  };
 }
